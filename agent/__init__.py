@@ -1,0 +1,1 @@
+"""The agent: model client, suggestions, rules, safety and deploy planning (no Qt)."""

@@ -1,0 +1,72 @@
+"""Where Termwise keeps user data; `TERMWISE_HOME` moves all of it into one folder."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+APP = "termwise"
+
+
+@dataclass(frozen=True)
+class Paths:
+    """The user folders, resolved once and passed around (never read at import time)."""
+
+    config_dir: Path
+    data_dir: Path
+    log_dir: Path
+    cache_dir: Path
+    runtime_dir: Path
+
+    @property
+    def config_file(self) -> Path:
+        return self.config_dir / "config.yaml"
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.data_dir / "memory"
+
+    @property
+    def approvals_file(self) -> Path:
+        return self.config_dir / "approvals.yaml"
+
+    @property
+    def deploy_dir(self) -> Path:
+        return self.data_dir / "deploy"
+
+    def ensure(self) -> Paths:
+        for folder in (self.config_dir, self.data_dir, self.log_dir, self.cache_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+        self.runtime_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return self
+
+
+def resolve_paths(env: dict[str, str] | None = None) -> Paths:
+    """Resolve the folders from the environment; `TERMWISE_HOME` wins over platform defaults."""
+    env = dict(os.environ) if env is None else env
+    home = env.get("TERMWISE_HOME")
+    if home:
+        root = Path(home).expanduser()
+        return Paths(
+            config_dir=root / "config",
+            data_dir=root / "data",
+            log_dir=root / "logs",
+            cache_dir=root / "cache",
+            runtime_dir=root / "run",
+        )
+    import platformdirs
+
+    runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
+    if sys.platform != "win32" and not env.get("XDG_RUNTIME_DIR"):
+        # Without XDG_RUNTIME_DIR platformdirs may point at a shared /tmp path;
+        # keep the socket inside a folder only this user can enter.
+        runtime = Path(platformdirs.user_cache_dir(APP, appauthor=False)) / "run"
+    return Paths(
+        config_dir=Path(platformdirs.user_config_dir(APP, appauthor=False)),
+        data_dir=Path(platformdirs.user_data_dir(APP, appauthor=False)),
+        log_dir=Path(platformdirs.user_log_dir(APP, appauthor=False)),
+        cache_dir=Path(platformdirs.user_cache_dir(APP, appauthor=False)),
+        runtime_dir=runtime,
+    )

@@ -1,0 +1,55 @@
+"""Plain types shared by the rules tier, safety, the suggestion turn and its renderers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Level = Literal["safe", "confirm", "dangerous"]
+Source = Literal["rules", "model"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A safety verdict: `safe`, `confirm` or `dangerous`, with reasons naming the rule."""
+
+    level: Level
+    reasons: tuple[str, ...] = ()
+    explanation: str = ""  # optional model-written risk explanation (never changes level)
+
+
+@dataclass
+class Suggestion:
+    """One proposed command."""
+
+    command: str
+    explanation: str = ""
+    caveats: str = ""
+    source: Source = "model"
+    rule: str = ""  # name of the rule that produced it (rules tier only)
+    verdict: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class Block:
+    """What the agent knows of one finished command (a session's command block, as text)."""
+
+    command: str
+    output: str
+    exit_code: int | None = None
+    cwd: str | None = None
+    started: float | None = None
+    ended: float | None = None
+
+
+@dataclass
+class SessionContext:
+    """What a turn is about: the session's recent blocks and its surroundings."""
+
+    blocks: list[Block] = field(default_factory=list)
+    shell: str = "bash"
+    cwd: str | None = None
+    os_name: str = ""
+    session_id: str | None = None
+    screen_text: str = ""  # fallback when the shell has no integration marks
+    clipboard_text: str = ""  # used when no session is active

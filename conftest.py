@@ -1,0 +1,49 @@
+"""Root test set-up: offscreen Qt by default and a throwaway user home for every test."""
+
+from __future__ import annotations
+
+import os
+
+# Must happen before anything imports Qt: without a display a Qt import aborts pytest.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def termwise_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Point all user data at a temp folder and keep model settings from leaking in."""
+    home = tmp_path_factory.mktemp("twhome")
+    monkeypatch.setenv("TERMWISE_HOME", str(home))
+    for name in ("TERMWISE_BASE_URL", "TERMWISE_MODEL", "TERMWISE_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring():
+    """An in-memory keyring per test, so tests never touch the user's real one."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    class MemoryKeyring(KeyringBackend):
+        priority = 1  # type: ignore[assignment]
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.store: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.store.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.store[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            self.store.pop((service, username), None)
+
+    old = keyring.get_keyring()
+    ring = MemoryKeyring()
+    keyring.set_keyring(ring)
+    yield ring
+    keyring.set_keyring(old)

@@ -1,0 +1,1 @@
+"""Readable Markdown memory of the user (no Qt, no network)."""

@@ -1,0 +1,1 @@
+"""Qt windows: the floating overlay, settings, memory and deploy windows."""

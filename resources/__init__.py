@@ -1,0 +1,1 @@
+"""Data files shipped with Termwise: icons, default config, prompts, rules, shell scripts."""

@@ -1,0 +1,90 @@
+"""The customer's layout is packaged completely and the boundaries between packages hold."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+TOP = ("tray", "overlay", "agent", "memory", "resources")
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_every_package_folder_is_listed():
+    """A folder with an __init__.py missing from `packages` would vanish from the wheel."""
+    listed = set(_pyproject()["tool"]["setuptools"]["packages"])
+    found = set()
+    for top in TOP:
+        for init in (ROOT / top).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT).parts
+            found.add("termwise." + ".".join(rel))
+    assert found == listed, f"unlisted: {found - listed}, stale: {listed - found}"
+
+
+def test_package_dirs_map_the_top_level_folders():
+    mapping = _pyproject()["tool"]["setuptools"]["package-dir"]
+    assert mapping == {f"termwise.{t}": t for t in TOP}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_no_qt_in_agent_and_memory():
+    """agent/ and memory/ run without a display: they must never import Qt."""
+    for top in ("agent", "memory"):
+        for path in (ROOT / top).rglob("*.py"):
+            bad = {
+                n
+                for n in _imports(path)
+                if n.split(".")[0] in ("PySide6", "PyQt5", "PyQt6", "shiboken6")
+            }
+            assert not bad, f"{path} imports {bad}"
+
+
+def test_memory_imports_nothing_of_ours_and_no_network():
+    for path in (ROOT / "memory").rglob("*.py"):
+        for name in _imports(path):
+            if name.startswith("termwise."):
+                assert name.startswith("termwise.memory"), f"{path} imports {name}"
+            assert name.split(".")[0] not in (
+                "openai",
+                "socket",
+                "urllib",
+                "http",
+                "requests",
+                "httpx",
+            ), f"{path} imports {name}"
+
+
+def test_only_one_module_imports_openai():
+    users = [
+        p
+        for top in TOP
+        for p in (ROOT / top).rglob("*.py")
+        if any(n.split(".")[0] == "openai" for n in _imports(p))
+    ]
+    assert len(users) <= 1, users
+
+
+def test_modules_stay_small():
+    for top in ("tray", "overlay", "agent", "memory"):
+        for path in (ROOT / top).rglob("*.py"):
+            lines = path.read_text(encoding="utf-8").count("\n")
+            assert lines <= 700, f"{path} has {lines} lines; split it"

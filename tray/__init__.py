@@ -1,0 +1,1 @@
+"""The Termwise process: tray, command line, hotkeys and the session host."""

@@ -1,0 +1,1 @@
+"""Subcommands of the `termwise` command line, one module per family."""
