@@ -25,8 +25,8 @@ class FakeGitHub:
 
     @property
     def api(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        port = self._server.server_address[1]
+        return f"http://127.0.0.1:{port}"
 
     def start(self) -> FakeGitHub:
         self._thread.start()
