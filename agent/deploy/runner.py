@@ -1,0 +1,247 @@
+"""Runs a plan step by step in a real session: approve, type, wait for the exit code, check, repair."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+from termwise.agent.deploy.loop import LoopDetector
+from termwise.agent.deploy.plan import Plan, Step
+from termwise.agent.types import Verdict
+
+Choice = Literal["once", "session", "always", "deny"]
+StepStatus = Literal["pending", "running", "done", "failed", "skipped"]
+
+OUTPUT_TAIL_LINES = 40  # what a repair request and the log keep of a command's output
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    command: str
+    output: str
+    exit_code: int | None
+
+
+class SessionPort(Protocol):
+    """Where commands run: types a command with Enter and waits for its block."""
+
+    def run(self, command: str, timeout: float) -> CommandResult | None: ...
+
+
+class Approver(Protocol):
+    def decide(self, command: str, shell: str, verdict: Verdict) -> str: ...
+
+    def record(self, command: str, shell: str, choice: str, pattern: str | None = None) -> None: ...
+
+
+Ask = Callable[[str, Verdict], Choice]
+Fixer = Callable[[Step, CommandResult], "str | None"]
+Classify = Callable[[str, str], Verdict]
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    """Something the UI may show: kind is one of step, command, result, check, repair, status, finished."""
+
+    kind: str
+    step: int | None
+    text: str
+    exit_code: int | None = None
+
+
+@dataclass
+class StepState:
+    status: StepStatus = "pending"
+    attempts: int = 0
+    detail: str = ""
+
+
+class RunStopped(Exception):
+    """Raised inside the runner to unwind when the user stops or a loop is detected."""
+
+
+def _tail(text: str, lines: int = OUTPUT_TAIL_LINES) -> str:
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+class PlanRunner:
+    """Walks a plan in a session; controls (pause, resume, skip, stop) work from any thread."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        session: SessionPort,
+        *,
+        ask: Ask,
+        classify: Classify,
+        approvals: Approver | None = None,
+        fixer: Fixer | None = None,
+        max_repairs: int = 3,
+        step_timeout: float = 900.0,
+        log_file: Path | None = None,
+        on_event: Callable[[RunEvent], None] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.session = session
+        self.ask = ask
+        self.classify = classify
+        self.approvals = approvals
+        self.fixer = fixer
+        self.max_repairs = max_repairs
+        self.step_timeout = step_timeout
+        self.log_file = log_file
+        self.on_event = on_event
+        self.states = [StepState() for _ in plan.steps]
+        self.loop = LoopDetector()
+        self.outcome = "not started"
+        self._running = threading.Event()
+        self._running.set()
+        self._stop = threading.Event()
+        self._skip = threading.Event()
+
+    # -- controls (any thread) ---------------------------------------------------------
+    def pause(self) -> None:
+        self._running.clear()
+        self._emit("status", None, "paused")
+
+    def resume(self) -> None:
+        self._running.set()
+        self._emit("status", None, "resumed")
+
+    def skip(self) -> None:
+        self._skip.set()
+        self._running.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._running.set()
+
+    # -- running -------------------------------------------------------------------------
+    def run(self) -> str:
+        """Run every step; returns "completed", "stopped: …" or "failed: …"."""
+        self._log(f"# Run of {self.plan.name}\n\n- started: {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        try:
+            for index, step in enumerate(self.plan.steps):
+                self._gate()
+                self._run_step(index, step)
+            self.outcome = "completed"
+        except RunStopped as exc:
+            self.outcome = f"stopped: {exc}"
+        self._emit("finished", None, self.outcome)
+        self._log(f"\n**Outcome:** {self.outcome}\n")
+        return self.outcome
+
+    def _gate(self) -> None:
+        self._running.wait()
+        if self._stop.is_set():
+            raise RunStopped("stopped by the user")
+
+    def _run_step(self, index: int, step: Step) -> None:
+        state = self.states[index]
+        state.status = "running"
+        self._skip.clear()
+        self._emit("step", step.number, step.title)
+        self._log(f"\n## Step {step.number}: {step.title}\n")
+        for command in step.commands:
+            if not self._run_with_repair(index, step, command):
+                return
+        if step.check and not self._run_with_repair(index, step, step.check, is_check=True):
+            return
+        state.status = "done"
+        self._emit("status", step.number, "done")
+
+    def _run_with_repair(
+        self, index: int, step: Step, command: str, is_check: bool = False
+    ) -> bool:
+        """Run a command; on failure ask for fixes (bounded). False when the step ended early."""
+        state = self.states[index]
+        attempt_command = command
+        repairs = 0
+        while True:
+            self._gate()
+            if self._skip.is_set():
+                return self._end_step(index, "skipped", "skipped by the user")
+            result = self._approved_run(index, step, attempt_command, is_check)
+            if result is None:
+                return False  # denied or timed out; _approved_run ended the step
+            if result.exit_code == 0:
+                return True
+            reason = self.loop.observe(result.command, result.output, result.exit_code)
+            if reason:
+                self._end_step(index, "failed", reason)
+                raise RunStopped(f"loop detected: {reason}")
+            if self.fixer is None or repairs >= self.max_repairs:
+                why = f"`{attempt_command}` exited {result.exit_code}"
+                if repairs:
+                    why += f" after {repairs} repair attempt(s)"
+                self._end_step(index, "failed", why)
+                raise RunStopped(f"step {step.number} failed: {why}")
+            repairs += 1
+            state.attempts = repairs
+            self._emit(
+                "status", step.number, f"asking for a fix (attempt {repairs} of {self.max_repairs})"
+            )
+            fix = self.fixer(step, result)
+            if not fix:
+                self._end_step(index, "failed", "no fix was offered")
+                raise RunStopped(f"step {step.number} failed and no fix was offered")
+            self._emit("repair", step.number, fix)
+            self._log(f"- repair {repairs}: `{fix}`\n")
+            attempt_command = fix
+
+    def _approved_run(
+        self, index: int, step: Step, command: str, is_check: bool
+    ) -> CommandResult | None:
+        verdict = self.classify(command, self.plan.shell)
+        if not self._approve(command, verdict):
+            self._end_step(index, "skipped", f"`{command}` was denied")
+            return None
+        self._emit("check" if is_check else "command", step.number, command)
+        result = self.session.run(command, self.step_timeout)
+        if result is None:
+            self._end_step(
+                index, "failed", f"`{command}` did not finish in {self.step_timeout:.0f} s"
+            )
+            raise RunStopped(f"step {step.number} timed out")
+        self._emit("result", step.number, _tail(result.output), result.exit_code)
+        self._log(
+            f"\n```\n$ {command}\n{_tail(result.output)}\n```\n- exit code: {result.exit_code}\n"
+        )
+        return result
+
+    def _approve(self, command: str, verdict: Verdict) -> bool:
+        decision = "allow" if verdict.level == "safe" else "ask"
+        if self.approvals is not None:
+            decision = self.approvals.decide(command, self.plan.shell, verdict)
+        if decision == "allow":
+            return True
+        if decision == "deny":
+            self._log(f"- denied by a stored rule: `{command}`\n")
+            return False
+        choice = self.ask(command, verdict)
+        if self.approvals is not None and choice != "once":
+            self.approvals.record(command, self.plan.shell, choice)
+        return choice != "deny"
+
+    def _end_step(self, index: int, status: StepStatus, detail: str) -> bool:
+        state = self.states[index]
+        state.status, state.detail = status, detail
+        number = self.plan.steps[index].number
+        self._emit("status", number, f"{status}: {detail}")
+        self._log(f"- {status}: {detail}\n")
+        return False
+
+    def _emit(self, kind: str, step: int | None, text: str, exit_code: int | None = None) -> None:
+        if self.on_event is not None:
+            self.on_event(RunEvent(kind, step, text, exit_code))
+
+    def _log(self, text: str) -> None:
+        if self.log_file is None:
+            return
+        # Appended as it happens, so a crash leaves the log of what already ran.
+        with self.log_file.open("a", encoding="utf-8") as fh:
+            fh.write(text)
