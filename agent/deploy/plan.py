@@ -102,7 +102,7 @@ def plan_markdown(plan: Plan) -> str:
         out.append(f"```{_fence(plan.shell)}")
         out.extend(step.commands)
         out.append("```")
-        for cmd, verdict in zip(step.commands, step.verdicts):
+        for cmd, verdict in zip(step.commands, step.verdicts, strict=False):
             if verdict.level != "safe":
                 out.append(f"- {verdict.level}: `{cmd}` — {'; '.join(verdict.reasons)}")
         if step.check:
