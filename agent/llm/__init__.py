@@ -1,0 +1,1 @@
+"""Model access: one protocol, presets for OpenAI-compatible providers, per-task routing."""

@@ -1,0 +1,19 @@
+"""Fixtures shared by every test folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.llm_server import LlmServer
+
+
+@pytest.fixture
+def llm_server() -> Iterator[LlmServer]:
+    """A loopback OpenAI-compatible server on 127.0.0.1 (random port), stopped afterwards."""
+    server = LlmServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
