@@ -1,0 +1,1 @@
+"""Authenticated local IPC between the session host and its clients (stdlib only)."""

@@ -1,0 +1,207 @@
+"""HostClient: how other processes (CLI, attach client, tray) talk to the session host.
+
+Standard library only, so the attach client stays small and starts fast.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from termwise.tray.errors import HostUnavailable, TrayError
+from termwise.tray.ipc import auth, transport
+from termwise.tray.ipc.protocol import MAX_REPLY, FrameReader, ProtocolError, encode_json
+
+if TYPE_CHECKING:
+    from termwise.agent.paths import Paths
+
+START_HINT = "start one with `termwise serve` (headless) or `termwise` (tray)"
+
+
+class HostError(TrayError):
+    """The host refused a request; the message is the host's, written for users."""
+
+    def __init__(self, message: str, kind: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class UnknownSessionError(HostError):
+    """The session id names no session."""
+
+
+class Channel:
+    """One authenticated connection: JSON requests and replies, or an attached relay."""
+
+    def __init__(self, stream: transport.Stream, reader: FrameReader) -> None:
+        self.stream = stream
+        self.reader = reader
+
+    def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        self.stream.sendall(encode_json({"op": op, **fields}))
+        reply = self.reader.read_json()
+        if reply is None:
+            raise HostUnavailable("the host closed the connection")
+        return _checked(reply)
+
+    def close(self) -> None:
+        try:
+            self.stream.close()
+        except OSError:
+            pass
+
+
+def _checked(reply: dict[str, Any]) -> dict[str, Any]:
+    if reply.get("ok"):
+        return reply
+    kind = str(reply.get("kind", ""))
+    message = str(reply.get("error", "the host refused the request"))
+    if kind == "UnknownSession":
+        raise UnknownSessionError(message, kind)
+    if kind == "Auth":
+        raise HostUnavailable(
+            "the host rejected our secret (is another user's host running?); "
+            "restart it with `termwise serve`"
+        )
+    raise HostError(message, kind)
+
+
+def open_channel(paths: Paths, timeout: float = 5.0) -> Channel:
+    """Connect and prove the secret; HostUnavailable when no host answers."""
+    address = transport.endpoint(paths.runtime_dir)
+    try:
+        stream = transport.connect(address, timeout)
+    except (FileNotFoundError, ConnectionRefusedError):
+        raise HostUnavailable(f"no Termwise host is running; {START_HINT}") from None
+    except OSError as exc:
+        raise HostUnavailable(
+            f"cannot reach the Termwise host at {address} ({exc}); {START_HINT}"
+        ) from None
+    try:
+        stream.settimeout(timeout)
+        reader = FrameReader(stream, MAX_REPLY)
+        challenge = reader.read_json()
+        if challenge is None or challenge.get("op") != "challenge":
+            raise HostUnavailable(f"the Termwise host did not greet us; {START_HINT}")
+        try:
+            secret = auth.read_secret(paths.runtime_dir)
+        except auth.SecretMissing:
+            raise HostUnavailable(f"the host's secret file is missing; {START_HINT}") from None
+        stream.sendall(
+            encode_json({"op": "auth", "mac": auth.prove(secret, str(challenge.get("nonce", "")))})
+        )
+        reply = reader.read_json()
+        if reply is None:
+            raise HostUnavailable("the host closed the connection during the handshake")
+        _checked(reply)
+        stream.settimeout(None)
+    except (OSError, ProtocolError) as exc:
+        stream.close()
+        raise HostUnavailable(f"the Termwise host did not answer ({exc}); {START_HINT}") from None
+    except BaseException:
+        stream.close()
+        raise
+    return Channel(stream, reader)
+
+
+class ContextReply(list[dict[str, Any]]):
+    """A session's latest blocks (a list, oldest first) plus what else the host knows."""
+
+    def __init__(
+        self,
+        blocks: list[dict[str, Any]],
+        *,
+        session: dict[str, Any],
+        has_marks: bool,
+        screen_text: str,
+        os_name: str,
+    ) -> None:
+        super().__init__(blocks)
+        self.session = session
+        self.has_marks = has_marks
+        self.screen_text = screen_text
+        self.os_name = os_name
+
+
+class HostClient:
+    """Request/reply access to the host, over one lazily opened connection."""
+
+    def __init__(self, paths: Paths, *, timeout: float = 5.0) -> None:
+        self.paths = paths
+        self.timeout = timeout
+        self._channel: Channel | None = None
+        self._lock = threading.Lock()
+
+    def _request(self, op: str, **fields: Any) -> dict[str, Any]:
+        with self._lock:
+            if self._channel is None:
+                self._channel = open_channel(self.paths, self.timeout)
+            try:
+                return self._channel.request(op, **fields)
+            except (OSError, ProtocolError) as exc:
+                self._channel.close()
+                self._channel = None
+                raise HostUnavailable(f"lost the connection to the host ({exc})") from None
+            except HostUnavailable:
+                self._channel.close()
+                self._channel = None
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            if self._channel is not None:
+                self._channel.close()
+                self._channel = None
+
+    def __enter__(self) -> HostClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def ping(self) -> int:
+        """The host's pid."""
+        return int(self._request("ping")["pid"])
+
+    def sessions(self) -> list[dict[str, Any]]:
+        return list(self._request("sessions")["sessions"])
+
+    def create(
+        self,
+        shell: str | None = None,
+        cwd: str | None = None,
+        *,
+        rows: int | None = None,
+        cols: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        reply = self._request("create", shell=shell, cwd=cwd, rows=rows, cols=cols, env=env or {})
+        return dict(reply["session"])
+
+    def context(self, session_id: str | None = None, blocks: int = 5) -> ContextReply:
+        """The latest blocks (oldest first, as CommandBlock.to_json plus "index"), with session info."""
+        reply = self._request("context", session=session_id, blocks=blocks)
+        return ContextReply(
+            reply.get("blocks", []),
+            session=dict(reply.get("session") or {}),
+            has_marks=bool(reply.get("has_marks")),
+            screen_text=str(reply.get("screen_text", "")),
+            os_name=str(reply.get("os_name", "")),
+        )
+
+    def send(self, session_id: str | None, text: str, enter: bool = False) -> str:
+        """Type text into a session (the active one when None); returns its id."""
+        return str(self._request("send", session=session_id, text=text, enter=enter)["session"])
+
+    def kill(self, session_id: str) -> None:
+        self._request("kill", session=session_id)
+
+    def wait_block(
+        self, session_id: str | None, after_index: int, timeout: float
+    ) -> dict[str, Any] | None:
+        """The first block finished after `after_index`, or None at the timeout."""
+        reply = self._request(
+            "wait_block", session=session_id, after_index=after_index, timeout=timeout
+        )
+        block = reply.get("block")
+        return dict(block) if block is not None else None

@@ -1,0 +1,384 @@
+"""The host's IPC server: authenticated, length-framed JSON requests and attached relays.
+
+One thread accepts (blocked, never polling); one thread serves each connection. A
+peer must answer the challenge before anything else; a wrong answer, an unknown
+op, an oversized frame or malformed JSON gets an error reply and a closed
+connection, while the host keeps serving everyone else.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import platform
+import socket
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from termwise.tray.errors import TrayError
+from termwise.tray.ipc import auth, transport
+from termwise.tray.ipc.protocol import (
+    KIND_DATA,
+    KIND_JSON,
+    MAX_REQUEST,
+    PROTOCOL_VERSION,
+    FrameReader,
+    ProtocolError,
+    decode_json,
+    encode_json,
+)
+from termwise.tray.ipc.relay import ClientSink
+
+if TYPE_CHECKING:
+    from termwise.agent.paths import Paths
+    from termwise.tray.host.host import SessionHost
+    from termwise.tray.host.session import Session
+
+log = logging.getLogger(__name__)
+
+HANDSHAKE_TIMEOUT = 10.0
+MAX_CONNECTIONS = 64
+MAX_WAIT = 600.0
+# Environment a `create` request may pass from the client's terminal to the new shell.
+CLIENT_ENV_KEYS = ("TERM", "COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "TERM_PROGRAM")
+
+
+class RequestError(TrayError):
+    """A request the host cannot serve (bad fields, no session …)."""
+
+
+def session_info(session: Session, active_id: str | None) -> dict[str, Any]:
+    """A session as plain JSON for clients."""
+    last = session.last_block()
+    return {
+        "id": session.id,
+        "shell": session.shell,
+        "pid": session.pid,
+        "cwd": session.cwd,
+        "alive": session.alive,
+        "exit_code": session.exit_code,
+        "created": session.created,
+        "active": session.id == active_id,
+        "rows": session.size[0],
+        "cols": session.size[1],
+        "clients": session.client_count,
+        "last_command": last.command if last is not None else None,
+    }
+
+
+def block_json(block: Any) -> dict[str, Any]:
+    data = dict(block.to_json())
+    data["index"] = block.index
+    return data
+
+
+class IpcServer:
+    """Serves a SessionHost to other processes (also usable in-process by the tray)."""
+
+    def __init__(self, host: SessionHost, paths: Paths) -> None:
+        self.host = host
+        self.paths = paths
+        self.address = transport.endpoint(paths.runtime_dir)
+        self._listener: transport.Listener | None = None
+        self._secret = b""
+        self._accept_thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._conns: set[transport.Stream] = set()
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "ping": self._op_ping,
+            "sessions": self._op_sessions,
+            "create": self._op_create,
+            "context": self._op_context,
+            "send": self._op_send,
+            "kill": self._op_kill,
+            "wait_block": self._op_wait_block,
+        }
+
+    # lifecycle -------------------------------------------------------------------
+    def start(self) -> str:
+        """Listen (raises transport.AddressInUse when another host answers); returns the address."""
+        transport.secure_folder(self.paths.runtime_dir)
+        self._secret = auth.ensure_secret(self.paths.runtime_dir)
+        self._listener = transport.listen(self.address)
+        self._accept_thread = threading.Thread(
+            target=self._accept_loop, name="ipc-accept", daemon=True
+        )
+        self._accept_thread.start()
+        log.info("ipc: listening on %s", self.address)
+        return self.address
+
+    def stop(self) -> None:
+        listener = self._listener
+        if listener is None:
+            return
+        self._listener = None
+        listener.close()
+        if self._accept_thread is not None:
+            self._accept_thread.join(5.0)
+        listener.release()
+        with self._lock:
+            conns = list(self._conns)
+        for conn in conns:
+            _hard_close(conn)
+        log.info("ipc: stopped")
+
+    def _accept_loop(self) -> None:
+        listener = self._listener
+        assert listener is not None
+        while True:
+            try:
+                conn = listener.accept()
+            except transport.ListenerClosed:
+                return
+            except OSError as exc:
+                log.error("ipc: accept failed: %s", exc)
+                return
+            if not self._slots.acquire(blocking=False):
+                _reply_and_close(conn, {"ok": False, "error": "too many connections"})
+                continue
+            with self._lock:
+                self._conns.add(conn)
+            threading.Thread(target=self._serve, args=(conn,), name="ipc-conn", daemon=True).start()
+
+    # one connection ---------------------------------------------------------------
+    def _serve(self, conn: transport.Stream) -> None:
+        try:
+            reader = FrameReader(conn, MAX_REQUEST)
+            if self._handshake(conn, reader):
+                self._request_loop(conn, reader)
+        except ProtocolError as exc:
+            log.warning("ipc: closing a connection: %s", exc)
+            _try_send(conn, {"ok": False, "error": str(exc), "kind": "ProtocolError"})
+        except (OSError, TimeoutError):
+            pass  # the peer went away
+        except Exception:
+            log.exception("ipc: connection failed")
+        finally:
+            with self._lock:
+                self._conns.discard(conn)
+            self._slots.release()
+            _hard_close(conn)
+
+    def _handshake(self, conn: transport.Stream, reader: FrameReader) -> bool:
+        conn.settimeout(HANDSHAKE_TIMEOUT)
+        nonce = auth.new_nonce()
+        conn.sendall(encode_json({"op": "challenge", "nonce": nonce, "version": PROTOCOL_VERSION}))
+        message = reader.read_json()
+        if message is None:
+            return False
+        if message.get("op") != "auth" or not auth.verify(self._secret, nonce, message.get("mac")):
+            log.warning("ipc: rejected a client that did not prove the secret")
+            conn.sendall(
+                encode_json({"ok": False, "error": "authentication failed", "kind": "Auth"})
+            )
+            return False
+        conn.sendall(encode_json({"ok": True, "pid": os.getpid()}))
+        conn.settimeout(None)
+        return True
+
+    def _request_loop(self, conn: transport.Stream, reader: FrameReader) -> None:
+        while True:
+            request = reader.read_json()
+            if request is None:
+                return
+            op = request.get("op")
+            if op == "attach":
+                self._attach(conn, reader, request)
+                return
+            handler = self._ops.get(op) if isinstance(op, str) else None
+            if handler is None:
+                conn.sendall(
+                    encode_json({"ok": False, "error": f"unknown op {op!r}", "kind": "UnknownOp"})
+                )
+                return
+            try:
+                reply = handler(request)
+            except TrayError as exc:
+                reply = {"ok": False, "error": str(exc), "kind": type(exc).__name__}
+            except Exception as exc:
+                log.exception("ipc: %s failed", op)
+                reply = {"ok": False, "error": f"{op} failed: {exc}", "kind": "Internal"}
+            conn.sendall(encode_json(reply))
+
+    # requests ----------------------------------------------------------------------
+    def _session(self, request: dict[str, Any]) -> Session:
+        session_id = request.get("session")
+        if session_id is not None:
+            return self.host.get(str(session_id))
+        session = self.host.active()
+        if session is None:
+            raise RequestError("no session is running; start one with `termwise shell`")
+        return session
+
+    def _active_id(self) -> str | None:
+        active = self.host.active()
+        return active.id if active is not None else None
+
+    def _op_ping(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "pid": os.getpid()}
+
+    def _op_sessions(self, request: dict[str, Any]) -> dict[str, Any]:
+        active = self._active_id()
+        return {
+            "ok": True,
+            "active": active,
+            "sessions": [session_info(s, active) for s in self.host.list()],
+        }
+
+    def _op_create(self, request: dict[str, Any]) -> dict[str, Any]:
+        env = request.get("env") or {}
+        if not isinstance(env, dict):
+            raise RequestError("env must be an object")
+        session = self.host.create(
+            shell=_opt_str(request, "shell"),
+            cwd=_opt_str(request, "cwd"),
+            rows=_opt_int(request, "rows"),
+            cols=_opt_int(request, "cols"),
+            env={k: str(v) for k, v in env.items() if k in CLIENT_ENV_KEYS},
+        )
+        return {"ok": True, "session": session_info(session, self._active_id())}
+
+    def _op_context(self, request: dict[str, Any]) -> dict[str, Any]:
+        session = self._session(request)
+        n = _opt_int(request, "blocks")
+        blocks = session.blocks(n if n is not None else 5)
+        return {
+            "ok": True,
+            "session": session_info(session, self._active_id()),
+            "blocks": [block_json(b) for b in blocks],
+            "has_marks": session.has_marks,
+            "screen_text": session.screen_text(),
+            "os_name": platform.system(),
+        }
+
+    def _op_send(self, request: dict[str, Any]) -> dict[str, Any]:
+        session = self._session(request)
+        text = request.get("text")
+        if not isinstance(text, str):
+            raise RequestError("text must be a string")
+        session.send_text(text, enter=bool(request.get("enter")))
+        self.host.set_active(session.id)
+        return {"ok": True, "session": session.id}
+
+    def _op_kill(self, request: dict[str, Any]) -> dict[str, Any]:
+        session = self._session(request)
+        self.host.kill(session.id)
+        return {"ok": True, "session": session.id, "exit_code": session.exit_code}
+
+    def _op_wait_block(self, request: dict[str, Any]) -> dict[str, Any]:
+        session = self._session(request)
+        after = _opt_int(request, "after_index")
+        timeout = request.get("timeout", 10.0)
+        if not isinstance(timeout, (int, float)):
+            raise RequestError("timeout must be a number")
+        block = session.wait_for_block(
+            -1 if after is None else after, min(float(timeout), MAX_WAIT)
+        )
+        return {"ok": True, "block": block_json(block) if block is not None else None}
+
+    # attach ------------------------------------------------------------------------
+    def _attach(self, conn: transport.Stream, reader: FrameReader, request: dict[str, Any]) -> None:
+        try:
+            session = self._session(request)
+            if not session.alive:
+                raise RequestError(
+                    f"session {session.id} has ended (exit code {session.exit_code})"
+                )
+        except TrayError as exc:
+            conn.sendall(encode_json({"ok": False, "error": str(exc), "kind": type(exc).__name__}))
+            return
+        # Once the exit event is out, shut the connection so the input loop ends too.
+        sink = ClientSink(conn, on_drained=lambda: _shutdown(conn))
+        sink.push_json({"ok": True, "session": session_info(session, self._active_id())})
+
+        def ended(code: int | None) -> None:
+            sink.push_json({"event": "exit", "code": code})
+            sink.finish()
+
+        detach = session.attach(
+            sink.push, ended, rows=_opt_int(request, "rows"), cols=_opt_int(request, "cols")
+        )
+        log.info("ipc: client attached to session %s", session.id)
+        try:
+            self._relay_input(reader, session, sink)
+        finally:
+            detach()
+            log.info("ipc: client detached from session %s", session.id)
+        sink.finish()
+        sink.join(5.0)
+
+    def _relay_input(self, reader: FrameReader, session: Session, sink: ClientSink) -> None:
+        host = self.host
+        while True:
+            frame = reader.read()
+            if frame is None or sink.dead:
+                return
+            kind, payload = frame
+            if kind == KIND_DATA:
+                session.write(payload)
+                host.set_active(session.id)
+                continue
+            assert kind == KIND_JSON
+            message = decode_json(payload)
+            op = message.get("op")
+            if op == "resize":
+                rows, cols = _opt_int(message, "rows"), _opt_int(message, "cols")
+                if rows and cols:
+                    session.resize(rows, cols)
+            elif op == "detach":
+                sink.push_json({"event": "detached"})
+                return
+            else:
+                raise ProtocolError(f"unknown op {op!r} on an attached connection")
+
+
+def _opt_str(request: dict[str, Any], key: str) -> str | None:
+    value = request.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise RequestError(f"{key} must be a string")
+    return value
+
+
+def _opt_int(request: dict[str, Any], key: str) -> int | None:
+    value = request.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(f"{key} must be an integer")
+    return value
+
+
+def _try_send(conn: transport.Stream, message: dict[str, Any]) -> None:
+    try:
+        conn.sendall(encode_json(message))
+    except OSError:
+        pass
+
+
+def _reply_and_close(conn: transport.Stream, message: dict[str, Any]) -> None:
+    _try_send(conn, message)
+    _hard_close(conn)
+
+
+def _shutdown(conn: transport.Stream) -> None:
+    """Wake any thread blocked on the connection (sent data is still delivered)."""
+    if isinstance(conn, socket.socket):
+        try:
+            conn.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+    else:
+        conn.close()
+
+
+def _hard_close(conn: transport.Stream) -> None:
+    """Close a connection and wake any thread blocked on it."""
+    _shutdown(conn)
+    try:
+        conn.close()
+    except OSError:
+        pass
