@@ -1,0 +1,39 @@
+"""The PTY contract on Windows (pywinpty over ConPTY), with cmd.exe and PowerShell."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.tray.pty.contract import PtyContract
+
+pytestmark = [
+    pytest.mark.windows,
+    pytest.mark.skipif(sys.platform != "win32", reason="needs Windows ConPTY"),
+]
+
+
+class TestWindowsPty(PtyContract):
+    newline = b"\r\n"
+    compute_command = b"set /a 6*7+1000"
+    compute_needle = b"1042"
+    # PowerShell prints the console buffer size the child sees.
+    size_command = b'powershell -NoProfile -Command "$s=$Host.UI.RawUI.WindowSize; \\"$($s.Height) $($s.Width)\\""'
+
+    def echo_argv(self, word: str) -> list[str]:
+        return ["cmd.exe", "/c", "echo", word]
+
+    def shell_argv(self) -> list[str]:
+        return ["cmd.exe"]
+
+    def exit_argv(self, code: int) -> list[str]:
+        return ["cmd.exe", "/c", f"exit {code}"]
+
+    def stubborn_argv(self) -> list[str]:
+        # A console program cannot refuse a forced tree kill; ignoring Ctrl+C/Break is its best.
+        script = "[Console]::TreatControlCAsInput=$true; 'ready'; while ($true) { Start-Sleep -Milliseconds 50 }"
+        return ["powershell.exe", "-NoProfile", "-Command", script]
+
+    def lingering_argv(self, marker: str) -> list[str]:
+        return ["cmd.exe", "/c", f"echo {marker} & ping -n 2 127.0.0.1 >nul & exit 7"]

@@ -1,0 +1,123 @@
+"""Windows PTY backend: a thin adapter over pywinpty (ConPTY)."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import signal
+import subprocess
+
+import winpty  # only imported on Windows (see spawn_pty)
+from termwise.tray.pty.base import DEFAULT_TERMINATION, TerminationPolicy, poll_until
+
+# taskkill answers in well under a second; a hung one must not hang us.
+TASKKILL_TIMEOUT = 5.0
+
+
+class WindowsPty:
+    """A child on a Windows pseudo console, behind the same interface as PosixPty.
+
+    pywinpty reads through its own thread into a loopback socket and hands out `str`;
+    this adapter turns that back into UTF-8 bytes, maps EOFError to b"", and never
+    relies on its `close(force)` default (which differs from ptyprocess's).
+    """
+
+    def __init__(self, proc: winpty.PtyProcess) -> None:
+        self._proc = proc
+        self.pid: int = int(proc.pid or 0)
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._status: int | None = None
+        self._closed = False
+
+    @classmethod
+    def spawn(
+        cls,
+        argv: list[str],
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        rows: int = 24,
+        cols: int = 80,
+    ) -> WindowsPty:
+        proc = winpty.PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=(rows, cols))
+        return cls(proc)
+
+    def read(self, size: int = 65536) -> bytes:
+        while True:
+            try:
+                text = self._proc.read(size)
+            except (EOFError, OSError):
+                return b""
+            if text:  # pywinpty returns "" for its keep-alive packets
+                return text.encode("utf-8", errors="surrogateescape")
+
+    def write(self, data: bytes) -> None:
+        text = self._decoder.decode(data)
+        if text:
+            self._proc.write(text)
+
+    def resize(self, rows: int, cols: int) -> None:
+        self._proc.setwinsize(rows, cols)
+
+    def _reap(self) -> bool:
+        if self._status is not None:
+            return True
+        if self._proc.isalive():
+            return False
+        status = self._proc.exitstatus
+        self._status = int(status) if status is not None else -1
+        return True
+
+    def isalive(self) -> bool:
+        return not self._reap()
+
+    def wait(self, timeout: float) -> int | None:
+        poll_until(self._reap, timeout)
+        return self._status
+
+    @property
+    def exit_status(self) -> int | None:
+        self._reap()
+        return self._status
+
+    def _taskkill(self, force: bool) -> None:
+        args = ["taskkill", "/T", "/PID", str(self.pid)]
+        if force:
+            args.insert(1, "/F")
+        try:
+            subprocess.run(args, capture_output=True, timeout=TASKKILL_TIMEOUT, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+
+    def _terminate_process(self) -> None:
+        try:  # os.kill with a plain signal is TerminateProcess on Windows
+            os.kill(self.pid, signal.SIGTERM)
+        except OSError:
+            pass
+
+    def terminate(self, policy: TerminationPolicy = DEFAULT_TERMINATION) -> int | None:
+        steps = (
+            (lambda: self._taskkill(force=False), policy.hangup_grace),
+            (lambda: self._taskkill(force=True), policy.term_grace),
+            (self._terminate_process, policy.kill_grace),
+        )
+        for step, grace in steps:
+            if self._reap():
+                break
+            step()
+            if poll_until(self._reap, grace):
+                break
+        return self._status
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        if not self._reap():
+            self.terminate()
+        self._closed = True
+        try:
+            # force=False: the child is already gone, and pywinpty's own terminate
+            # would sleep and signal again.
+            self._proc.close(force=False)
+        except OSError:
+            pass
