@@ -1,0 +1,62 @@
+"""A cross-process lock over the memory folder, and atomic file writes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+from termwise.memory.errors import MemoryStoreError
+
+LOCK_TIMEOUT = 30.0  # seconds; a writer holds it for milliseconds
+
+
+class StoreLock:
+    """Serialises writers across threads and processes (the tray and `termwise mem`)."""
+
+    def __init__(self, path: Path, timeout: float = LOCK_TIMEOUT) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._thread_lock = threading.RLock()
+        # Short polls: writers hold the lock for milliseconds, the default 50 ms poll
+        # would make two busy writers crawl.
+        self._file_lock = FileLock(
+            str(path), timeout=timeout, thread_local=False, poll_interval=0.002
+        )
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        with self._thread_lock:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self._file_lock.acquire()
+            except Timeout as exc:
+                raise MemoryStoreError(
+                    f"memory is locked by another Termwise process ({self.path}); "
+                    f"gave up after {self.timeout:.0f} s"
+                ) from exc
+            try:
+                yield
+            finally:
+                self._file_lock.release()
+
+
+def atomic_write(path: Path, text: str, *, durable: bool = True) -> None:
+    """Write text so readers see the old file or the new one, never half of either."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

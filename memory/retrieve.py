@@ -1,0 +1,133 @@
+"""Grep-style retrieval: key hit +2, content hit +1 per query term, recent entries +1.
+
+Chinese, Japanese and Korean text has no spaces between words, so runs of those
+characters become overlapping character pairs (bigrams); a single character stays
+a term of its own. Other text is split into lower-cased words.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from termwise.memory.format import Entry
+
+KEY_HIT = 2
+CONTENT_HIT = 1
+RECENT_BONUS = 1
+RECENT_DAYS = 14
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN_RE = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+")
+_CJK_RE = re.compile(rf"[{_CJK}]")
+_STOP_WORDS = frozenset(
+    "a an and are as at be by can do does for from how i in is it me my of on or "
+    "the to what which with you your".split()
+)
+# Pairs that carry no topic of their own (question words, "my").
+_STOP_PAIRS = frozenset("什么 怎么 一下 我的 是什 么样 如何 哪个 可以 我们".split())
+
+
+def query_terms(query: str) -> list[str]:
+    """Terms of a query, in order, without repeats."""
+    terms: list[str] = []
+    for token in _TOKEN_RE.findall(query.lower()):
+        if _CJK_RE.match(token):
+            if len(token) == 1:
+                pieces = [token]
+            else:
+                pieces = [token[i : i + 2] for i in range(len(token) - 1)]
+                pieces = [p for p in pieces if p not in _STOP_PAIRS]
+        elif len(token) < 2 or token in _STOP_WORDS:
+            continue
+        else:
+            pieces = [token]
+        for piece in pieces:
+            if piece not in terms:
+                terms.append(piece)
+    return terms
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A retrieved entry with its score and where it lives."""
+
+    entry: Entry
+    score: int
+    file: str = ""  # relative to the memory folder
+    line: int = 0  # 1-based line of the section title
+
+    def snippet(self) -> str:
+        """One line for a prompt: key, kind, date and content."""
+        entry = self.entry
+        when = f", {entry.updated_at}" if entry.updated_at else ""
+        return f"{entry.key} ({entry.type}{when}): {entry.content}"
+
+
+class Retriever:
+    """Scores a fixed list of entries; build once per change, query many times."""
+
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        places: Sequence[tuple[str, int]] | None = None,
+        *,
+        recent_days: int = RECENT_DAYS,
+    ) -> None:
+        self.entries = list(entries)
+        self.places = list(places) if places is not None else [("", 0)] * len(self.entries)
+        self.recent_days = recent_days
+        self._key_blob, self._key_starts = _blob(e.key.lower() for e in self.entries)
+        self._text_blob, self._text_starts = _blob(
+            (e.content + " " + " ".join(e.tags)).lower() for e in self.entries
+        )
+        self._dates = [
+            d.toordinal() if (d := e.updated_date()) is not None else 0 for e in self.entries
+        ]
+
+    def search(self, query: str, n: int = 3, *, today: date | None = None) -> list[Hit]:
+        terms = query_terms(query)
+        if not terms or not self.entries or n <= 0:
+            return []
+        scores: dict[int, int] = {}
+        for term in terms:
+            for i in _hits(self._key_blob, self._key_starts, term):
+                scores[i] = scores.get(i, 0) + KEY_HIT
+            for i in _hits(self._text_blob, self._text_starts, term):
+                scores[i] = scores.get(i, 0) + CONTENT_HIT
+        cutoff = (today or date.today()).toordinal() - self.recent_days
+        for i in scores:
+            if self._dates[i] >= cutoff:
+                scores[i] += RECENT_BONUS
+        # Ties go to the newer entry, then to the one written later.
+        best = heapq.nlargest(n, scores, key=lambda i: (scores[i], self._dates[i], i))
+        return [Hit(self.entries[i], scores[i], self.places[i][0], self.places[i][1]) for i in best]
+
+
+def _blob(texts: Iterable[str]) -> tuple[str, list[int]]:
+    starts: list[int] = []
+    parts: list[str] = []
+    pos = 0
+    for text in texts:
+        starts.append(pos)
+        parts.append(text)
+        pos += len(text) + 1
+    return "\x00".join(parts), starts
+
+
+def _hits(blob: str, starts: list[int], term: str) -> list[int]:
+    """Indexes of the texts containing term: one `str.find` scan, at most one hit each."""
+    found: list[int] = []
+    at = blob.find(term)
+    last = len(starts) - 1
+    while at != -1:
+        index = bisect_right(starts, at) - 1
+        found.append(index)
+        if index == last:
+            break
+        at = blob.find(term, starts[index + 1])
+    return found

@@ -1,0 +1,406 @@
+"""MemoryStore: the Markdown files under the memory folder, their key index, upserts and search.
+
+Layout under the root: `profile.md` (type profile), `facts.md` (type fact),
+`episodes/YYYY-MM-DD.md` (type episode, by the day the entry was first written) and
+`index/memory_keys.tsv` (key → file). The index also records each file's identity
+(inode, size, mtime) when it was last indexed, so a writer only re-reads a file that
+someone else changed by hand; every write holds the cross-process lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from termwise.memory.errors import MemoryStoreError
+from termwise.memory.format import (
+    FORMAT_VERSION,
+    TYPES,
+    Entry,
+    Located,
+    ParsedFile,
+    Problem,
+    entry_text,
+    new_file_text,
+    parse_text,
+    render_entry,
+    validate_key,
+)
+from termwise.memory.lock import StoreLock, atomic_write
+from termwise.memory.migrations import migrate
+from termwise.memory.retrieve import Hit, Retriever
+
+log = logging.getLogger(__name__)
+
+PROFILE = "profile.md"
+FACTS = "facts.md"
+EPISODES = "episodes"
+INDEX = "index/memory_keys.tsv"
+_INDEX_HEADER = "# termwise memory index, format 1: key, file, type, updated_at"
+Sig = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class MemoryProblem:
+    """A damaged spot in a memory file; the original was copied to `kept_aside`."""
+
+    path: Path
+    line: int
+    message: str
+    kept_aside: Path | None = None
+
+    def __str__(self) -> str:
+        aside = f" (the original is kept as {self.kept_aside})" if self.kept_aside else ""
+        return f"{self.path}:{self.line}: {self.message}{aside}"
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    key: str
+    file: str
+    type: str
+    updated_at: str
+
+
+@dataclass
+class _Index:
+    rows: dict[str, IndexRow] = field(default_factory=dict)
+    sigs: dict[str, Sig] = field(default_factory=dict)
+
+
+class MemoryStore:
+    """Readable Markdown memory; safe with several writers (threads or processes)."""
+
+    def __init__(
+        self, root: Path, *, clock: Callable[[], float] = time.time, durable: bool = True
+    ) -> None:
+        self.root = Path(root)
+        self.clock = clock
+        self.durable = durable  # fsync before rename; off only where speed beats power loss
+        self.problems: list[MemoryProblem] = []
+        self._lock = StoreLock(self.root / "index" / ".lock")
+        self._cache: dict[str, tuple[Sig, ParsedFile]] = {}
+        self._retriever: tuple[tuple[tuple[str, Sig | None], ...], Retriever] | None = None
+
+    # -- places ---------------------------------------------------------------------------
+
+    @property
+    def index_path(self) -> Path:
+        return self.root / INDEX
+
+    def path_of(self, rel: str) -> Path:
+        return self.root / rel
+
+    def files(self) -> list[str]:
+        """Memory files that exist, relative to the root: profile, facts, then episodes."""
+        found = [rel for rel in (PROFILE, FACTS) if (self.root / rel).is_file()]
+        episodes = self.root / EPISODES
+        if episodes.is_dir():
+            found.extend(f"{EPISODES}/{p.name}" for p in sorted(episodes.glob("*.md")))
+        return found
+
+    def file_for(self, kind: str, day: str) -> str:
+        if kind == "profile":
+            return PROFILE
+        if kind == "fact":
+            return FACTS
+        return f"{EPISODES}/{day}.md"
+
+    def today(self) -> str:
+        return date.fromtimestamp(self.clock()).isoformat()
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def located(self) -> list[tuple[str, Located]]:
+        """Every entry with its file and section position."""
+        return [(rel, loc) for rel in self.files() for loc in self._load(rel).entries]
+
+    def entries(self) -> list[Entry]:
+        return [loc.entry for _, loc in self.located()]
+
+    def get(self, key: str) -> Entry | None:
+        for _, loc in self.located():
+            if loc.entry.key == key:
+                return loc.entry
+        return None
+
+    def search(self, query: str, n: int = 3) -> list[Hit]:
+        """The n best entries for a query (see `retrieve` for the scoring)."""
+        files = self.files()
+        state = tuple((rel, self._sig(rel)) for rel in files)
+        if self._retriever is None or self._retriever[0] != state:
+            located = self.located()
+            retriever = Retriever(
+                [loc.entry for _, loc in located], [(rel, loc.start + 1) for rel, loc in located]
+            )
+            self._retriever = (state, retriever)
+        return self._retriever[1].search(query, n, today=date.fromtimestamp(self.clock()))
+
+    def profile_text(self) -> str:
+        """The profile entries as Markdown sections (what a profile rewrite starts from)."""
+        parts = [entry_text(loc.entry) for loc in self._load(PROFILE).entries]
+        return "\n\n".join(parts)
+
+    def index_rows(self) -> dict[str, IndexRow]:
+        """The index after bringing it up to date with the files."""
+        with self._lock.hold():
+            return dict(self._index().rows)
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def upsert(self, key: str, kind: str, content: str, tags: Iterable[str] = ()) -> Entry:
+        """Replace the entry under key (refreshing `updated_at`) or append a new one."""
+        why = validate_key(key)
+        if why:
+            raise MemoryStoreError(f"bad key {key!r}: {why}")
+        if kind not in TYPES:
+            raise MemoryStoreError(f"type must be one of {', '.join(TYPES)}, not {kind!r}")
+        content = content.strip()
+        if not content:
+            raise MemoryStoreError(f"nothing to remember under {key!r}: the content is empty")
+        clean_tags = tuple(t.strip() for t in tags if t.strip() and "," not in t)
+        with self._lock.hold():
+            index = self._index()
+            day = self.today()
+            entry = Entry(key, kind, content, clean_tags, day)
+            row = index.rows.get(key)
+            located = None
+            if row is not None:
+                parsed = self._load(row.file)
+                located = next((loc for loc in parsed.entries if loc.entry.key == key), None)
+                if located is not None:
+                    entry = Entry(key, kind, content, clean_tags, day, located.entry.extra)
+            if row is not None and located is not None and row.type == kind:
+                rel = row.file
+                lines = parsed.lines[: located.start] + render_entry(entry)
+                text = "\n".join(lines + parsed.lines[located.end :])
+            else:
+                if row is not None and located is not None:
+                    # The type changed, so the entry moves to another file.
+                    self._remove_section(row.file, key)
+                    index.sigs[row.file] = self._sig(row.file) or (0, 0, 0)
+                rel = self.file_for(kind, day)
+                text = self._raw_text(rel) or new_file_text(_title(rel))
+                text = text.rstrip("\n") + "\n\n" + entry_text(entry) + "\n"
+            self._write(rel, text)
+            index.rows[key] = IndexRow(key, rel, kind, day)
+            index.sigs[rel] = self._sig(rel) or (0, 0, 0)
+            self._save_index(index)
+        return entry
+
+    def delete(self, key: str) -> bool:
+        """Forget one entry; False when there was none."""
+        with self._lock.hold():
+            index = self._index()
+            row = index.rows.pop(key, None)
+            if row is None:
+                return False
+            self._remove_section(row.file, key)
+            index.sigs[row.file] = self._sig(row.file) or (0, 0, 0)
+            self._save_index(index)
+            return True
+
+    def purge(self) -> int:
+        """Forget everything (files, kept-aside copies, backups, index); returns entries removed."""
+        with self._lock.hold():
+            count = len(self._index().rows)
+            for rel in self.files():
+                self.path_of(rel).unlink(missing_ok=True)
+            for pattern in ("*.corrupt-*", "*.bak"):
+                for path in [*self.root.glob(pattern), *self.root.glob(f"{EPISODES}/{pattern}")]:
+                    path.unlink(missing_ok=True)
+            self.index_path.unlink(missing_ok=True)
+            self._cache.clear()
+            self._retriever = None
+            return count
+
+    def check(self) -> list[MemoryProblem]:
+        """Read every file now, so damage is found (and set aside) before it is needed."""
+        before = len(self.problems)
+        with self._lock.hold():
+            self._index()
+        return self.problems[before:]
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _sig(self, rel: str) -> Sig | None:
+        try:
+            st = os.stat(self.path_of(rel))
+        except FileNotFoundError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _raw_text(self, rel: str) -> str:
+        try:
+            return self.path_of(rel).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return ""
+
+    def _write(self, rel: str, text: str) -> None:
+        atomic_write(self.path_of(rel), text, durable=self.durable)
+        self._cache.pop(rel, None)
+
+    def _load(self, rel: str) -> ParsedFile:
+        """The parsed file, re-read only when it changed; damage is set aside and reported."""
+        sig = self._sig(rel)
+        cached = self._cache.get(rel)
+        if sig is not None and cached is not None and cached[0] == sig:
+            return cached[1]
+        with self._lock.hold():
+            sig = self._sig(rel)
+            if sig is None:
+                return ParsedFile(version=FORMAT_VERSION, lines=[])
+            path = self.path_of(rel)
+            raw = path.read_bytes()
+            text, bad_line = _decode(raw)
+            text, old_version = migrate(text, where=str(path))
+            parsed = parse_text(text)
+            problems = list(parsed.problems)
+            if bad_line:
+                problems.insert(0, Problem(bad_line, "not valid UTF-8 text"))
+            if problems:
+                aside = self._keep_aside(path, raw)
+                for problem in problems:
+                    self._report(MemoryProblem(path, problem.line, problem.message, aside))
+                text = _salvage(parsed)
+                parsed = parse_text(text)
+                atomic_write(path, text, durable=self.durable)
+            elif old_version < FORMAT_VERSION:
+                shutil.copyfile(path, path.with_name(f"{path.name}.v{old_version}.bak"))
+                atomic_write(path, text, durable=self.durable)
+            sig = self._sig(rel)
+            assert sig is not None
+            self._cache[rel] = (sig, parsed)
+            return parsed
+
+    def _keep_aside(self, path: Path, raw: bytes) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        aside.write_bytes(raw)
+        return aside
+
+    def _report(self, problem: MemoryProblem) -> None:
+        self.problems.append(problem)
+        log.warning("memory file damaged: %s", problem)
+
+    def _remove_section(self, rel: str, key: str) -> None:
+        parsed = self._load(rel)
+        loc = next((loc for loc in parsed.entries if loc.entry.key == key), None)
+        if loc is None:
+            return
+        end = loc.end
+        while end < len(parsed.lines) and not parsed.lines[end].strip():
+            end += 1
+        lines = parsed.lines[: loc.start] + parsed.lines[end:]
+        self._write(rel, "\n".join(lines).rstrip("\n") + "\n")
+
+    def _index(self) -> _Index:
+        """The index, brought up to date with any file changed behind its back (lock held)."""
+        index, ok = self._read_index()
+        dirty = not ok
+        current = self.files()
+        for rel in [r for r in index.sigs if r not in current]:
+            _drop_file(index, rel)
+            dirty = True
+        for rel in current:
+            if index.sigs.get(rel) == self._sig(rel):
+                continue
+            parsed = self._load(rel)
+            _drop_file(index, rel)
+            for loc in parsed.entries:
+                entry = loc.entry
+                other = index.rows.get(entry.key)
+                if other is not None:
+                    self._report(
+                        MemoryProblem(
+                            self.path_of(rel),
+                            loc.start + 1,
+                            f"key {entry.key!r} is also in {other.file}; using that one",
+                        )
+                    )
+                    continue
+                index.rows[entry.key] = IndexRow(entry.key, rel, entry.type, entry.updated_at)
+            index.sigs[rel] = self._sig(rel) or (0, 0, 0)
+            dirty = True
+        if dirty:
+            self._save_index(index)
+        return index
+
+    def _read_index(self) -> tuple[_Index, bool]:
+        index = _Index()
+        try:
+            text = self.index_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return index, False
+        except (OSError, UnicodeDecodeError):
+            return index, False
+        for line in text.split("\n"):
+            if not line or line == _INDEX_HEADER:
+                continue
+            parts = line.split("\t")
+            try:
+                if parts[0] == "#file" and len(parts) == 5:
+                    index.sigs[parts[1]] = (int(parts[2]), int(parts[3]), int(parts[4]))
+                elif len(parts) == 4 and not parts[0].startswith("#"):
+                    index.rows[parts[0]] = IndexRow(*parts)
+                else:
+                    raise ValueError(line)
+            except ValueError:
+                log.info("memory index unreadable, rebuilding it from the files")
+                return _Index(), False
+        return index, True
+
+    def _save_index(self, index: _Index) -> None:
+        lines = [_INDEX_HEADER]
+        lines += [f"#file\t{rel}\t{s[0]}\t{s[1]}\t{s[2]}" for rel, s in sorted(index.sigs.items())]
+        lines += [f"{r.key}\t{r.file}\t{r.type}\t{r.updated_at}" for r in index.rows.values()]
+        # The index is derived from the files, so losing it to a power cut costs a rebuild.
+        atomic_write(self.index_path, "\n".join(lines) + "\n", durable=False)
+
+
+def _drop_file(index: _Index, rel: str) -> None:
+    for key in [k for k, row in index.rows.items() if row.file == rel]:
+        del index.rows[key]
+    index.sigs.pop(rel, None)
+
+
+def _title(rel: str) -> str:
+    if rel == PROFILE:
+        return "Profile"
+    if rel == FACTS:
+        return "Facts"
+    return f"Episodes {Path(rel).stem}"
+
+
+def _decode(raw: bytes) -> tuple[str, int]:
+    """Text with Windows line ends normalised, and the 1-based line of bad UTF-8 (0: none)."""
+    try:
+        text = raw.decode("utf-8")
+        bad = 0
+    except UnicodeDecodeError as exc:
+        bad = raw[: exc.start].count(b"\n") + 1
+        text = raw.decode("utf-8", errors="replace")
+    return text.replace("\r\n", "\n"), bad
+
+
+def _salvage(parsed: ParsedFile) -> str:
+    """The file's text with only its readable sections (and the text before them)."""
+    starts = [i for i, line in enumerate(parsed.lines) if line.startswith("## ")]
+    head = parsed.lines[: starts[0]] if starts else parsed.lines
+    out = [line for line in head]
+    while out and not out[-1].strip():
+        out.pop()
+    for loc in parsed.entries:
+        out.append("")
+        out.extend(parsed.lines[loc.start : loc.end])
+    return "\n".join(out) + "\n"
