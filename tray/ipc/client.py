@@ -9,6 +9,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from termwise.tray.errors import HostUnavailable, TrayError
+from termwise.tray.host.errors import UnknownSession
 from termwise.tray.ipc import auth, transport
 from termwise.tray.ipc.protocol import MAX_REPLY, FrameReader, ProtocolError, encode_json
 
@@ -24,10 +25,6 @@ class HostError(TrayError):
     def __init__(self, message: str, kind: str = "") -> None:
         super().__init__(message)
         self.kind = kind
-
-
-class UnknownSessionError(HostError):
-    """The session id names no session."""
 
 
 class Channel:
@@ -57,7 +54,7 @@ def _checked(reply: dict[str, Any]) -> dict[str, Any]:
     kind = str(reply.get("kind", ""))
     message = str(reply.get("error", "the host refused the request"))
     if kind == "UnknownSession":
-        raise UnknownSessionError(message, kind)
+        raise UnknownSession(message)
     if kind == "Auth":
         raise HostUnavailable(
             "the host rejected our secret (is another user's host running?); "

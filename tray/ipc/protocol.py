@@ -117,6 +117,12 @@ class FrameReader:
             self._ready.extend(self.decoder.frames())
         return self._ready.pop(0)
 
+    def take_buffered(self) -> list[tuple[int, bytes]]:
+        """Frames already received but not yet read (for switching to a select loop)."""
+        ready, self._ready = self._ready, []
+        ready.extend(self.decoder.frames())
+        return ready
+
     def read_json(self) -> dict[str, Any] | None:
         """The next frame, which must be JSON; None at a clean end of stream."""
         frame = self.read()

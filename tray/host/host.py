@@ -1,0 +1,182 @@
+"""SessionHost: creates, lists and ends sessions, tracks the active one, fans out events."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from termwise.tray.host.errors import SessionStartFailed, UnknownSession
+from termwise.tray.host.events import ActiveChanged, HostEvent, SessionStarted
+from termwise.tray.host.session import Session
+from termwise.tray.pty import DEFAULT_TERMINATION, TerminationPolicy, spawn_pty
+
+if TYPE_CHECKING:
+    from termwise.agent.config_schema import Config
+    from termwise.agent.paths import Paths
+
+log = logging.getLogger(__name__)
+
+# Ended sessions stay readable (context, exit code) until this many have piled up.
+KEEP_ENDED = 20
+
+Subscriber = Callable[[HostEvent], None]
+
+
+class SessionHost:
+    """The owner of every session; thread-safe; events arrive on reader threads."""
+
+    def __init__(
+        self,
+        config: Config,
+        paths: Paths,
+        *,
+        clock: Callable[[], float] = time.time,
+        termination: TerminationPolicy = DEFAULT_TERMINATION,
+        base_env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.config = config
+        self.paths = paths
+        self.termination = termination
+        self._clock = clock
+        self._base_env = base_env
+        self._lock = threading.Lock()
+        self._sessions: dict[str, Session] = {}
+        self._next_id = 1
+        self._active_id: str | None = None
+        self._subscribers: tuple[Subscriber, ...] = ()
+
+    # sessions ------------------------------------------------------------------------
+    def create(
+        self,
+        shell: str | None = None,
+        cwd: str | None = None,
+        rows: int | None = None,
+        cols: int | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        """Start a shell (raises UnknownShell, ShellNotFound or SessionStartFailed)."""
+        from termwise.tray.shells import launch_command
+
+        rows = rows or self.config.session.rows
+        cols = cols or self.config.session.cols
+        if cwd:
+            cwd = os.path.abspath(os.path.expanduser(cwd))
+            if not os.path.isdir(cwd):
+                raise SessionStartFailed(f"cannot start a shell in {cwd}: no such folder")
+        with self._lock:
+            session_id = str(self._next_id)
+            self._next_id += 1
+        base_env = dict(os.environ if self._base_env is None else self._base_env)
+        base_env.update(env or {})
+        spec = launch_command(
+            shell,
+            session_id=session_id,
+            base_env=base_env,
+            config_default=self.config.terminal.default_shell,
+        )
+        try:
+            pty = spawn_pty(list(spec.argv), cwd=cwd, env=dict(spec.env), rows=rows, cols=cols)
+        except OSError as exc:
+            raise SessionStartFailed(
+                f"could not start {spec.name} ({spec.argv[0]}): {exc}"
+            ) from None
+        session = Session(
+            session_id,
+            spec.name,
+            pty,
+            cwd=cwd or os.getcwd(),
+            rows=rows,
+            cols=cols,
+            max_blocks=self.config.session.max_blocks,
+            ring_bytes=self.config.session.ring_bytes,
+            emit=self._emit,
+            clock=self._clock,
+            termination=self.termination,
+        )
+        with self._lock:
+            self._sessions[session_id] = session
+            self._prune()
+        log.info("session %s: started %s (pid %s) in %s", session_id, spec.name, session.pid, cwd)
+        self._emit(SessionStarted(session))
+        session.start()
+        return session
+
+    def _prune(self) -> None:
+        ended = [s for s in self._sessions.values() if not s.alive]
+        for session in ended[: max(0, len(ended) - KEEP_ENDED)]:
+            del self._sessions[session.id]
+
+    def get(self, session_id: str) -> Session:
+        with self._lock:
+            session = self._sessions.get(session_id)
+            if session is not None:
+                return session
+            running = [s.id for s in self._sessions.values() if s.alive]
+        listing = ", ".join(running) if running else "none"
+        raise UnknownSession(f"no session {session_id!r}; running: {listing}")
+
+    def list(self) -> list[Session]:
+        """All sessions, oldest first (ended ones too, until pruned)."""
+        with self._lock:
+            return list(self._sessions.values())
+
+    def kill(self, session_id: str) -> None:
+        """End a session's shell with the host's termination policy."""
+        self.get(session_id).terminate(self.termination)
+
+    # the active session ------------------------------------------------------------------
+    def active(self) -> Session | None:
+        """The session that last received input; else the newest one still running."""
+        with self._lock:
+            if self._active_id is not None:
+                session = self._sessions.get(self._active_id)
+                if session is not None and session.alive:
+                    return session
+            for session in reversed(self._sessions.values()):
+                if session.alive:
+                    return session
+        return None
+
+    def set_active(self, session_id: str) -> None:
+        if session_id == self._active_id:
+            return  # the common case: every keystroke of the same client
+        session = self.get(session_id)
+        with self._lock:
+            self._active_id = session_id
+        self._emit(ActiveChanged(session))
+
+    # events -----------------------------------------------------------------------------
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call `callback(event)` on every host event (on reader threads); returns unsubscribe."""
+        with self._lock:
+            self._subscribers = (*self._subscribers, callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                self._subscribers = tuple(s for s in self._subscribers if s is not callback)
+
+        return unsubscribe
+
+    def _emit(self, event: HostEvent) -> None:
+        for callback in self._subscribers:
+            try:
+                callback(event)
+            except Exception:
+                log.exception("host event subscriber failed on %s", type(event).__name__)
+
+    def shutdown(self) -> None:
+        """End every running session (in parallel, each with the named policy)."""
+        alive = [s for s in self.list() if s.alive]
+        threads = [
+            threading.Thread(target=s.terminate, args=(self.termination,), daemon=True)
+            for s in alive
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30.0)
+        log.info("host: shut down %d session(s)", len(alive))

@@ -1,0 +1,283 @@
+"""One shell in a PTY: its reader thread, stream parser, attached clients and blocks."""
+
+from __future__ import annotations
+
+import logging
+import os
+import platform
+import threading
+import time
+from collections.abc import Callable
+
+from termwise.agent.types import SessionContext
+from termwise.tray.host.errors import SessionEnded
+from termwise.tray.host.events import BlockFinished, HostEvent
+from termwise.tray.host.events import SessionEnded as SessionEndedEvent
+from termwise.tray.pty import DEFAULT_TERMINATION, PtyProcess, TerminationPolicy
+from termwise.tray.stream import CommandBlock, StreamParser
+
+log = logging.getLogger(__name__)
+
+READ_SIZE = 65536
+# Raw output replayed to a newly attached client so its window shows the session again.
+REPLAY_MIN = 16 * 1024
+REPLAY_MAX = 256 * 1024
+CLEAR_SCREEN = b"\x1b[H\x1b[2J"
+ENTER_ALT_SCREEN = b"\x1b[?1049h"
+EXIT_WAIT = 5.0
+
+DataCallback = Callable[[bytes], None]
+EndCallback = Callable[[int | None], None]
+
+
+class Session:
+    """A running (or ended) shell owned by the host."""
+
+    def __init__(
+        self,
+        session_id: str,
+        shell: str,
+        pty: PtyProcess,
+        *,
+        cwd: str | None,
+        rows: int,
+        cols: int,
+        max_blocks: int,
+        ring_bytes: int,
+        emit: Callable[[HostEvent], None],
+        clock: Callable[[], float] = time.time,
+        termination: TerminationPolicy = DEFAULT_TERMINATION,
+    ) -> None:
+        self.id = session_id
+        self.shell = shell
+        self.pid = pty.pid
+        self.created = clock()
+        self.termination = termination
+        self._pty = pty
+        self._start_cwd = cwd
+        self._emit = emit
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._write_lock = threading.Lock()
+        self._listeners: tuple[tuple[DataCallback, EndCallback], ...] = ()
+        self._size = (rows, cols)
+        self._ended = False
+        self._exit_code: int | None = None
+        self._parser = StreamParser(
+            max_blocks=max_blocks, ring_bytes=ring_bytes, clock=clock, on_block=self._on_block
+        )
+        self._thread = threading.Thread(
+            target=self._read_loop, name=f"session-{session_id}-reader", daemon=True
+        )
+
+    def start(self) -> None:
+        self._thread.start()
+
+    # state ----------------------------------------------------------------------------
+    @property
+    def cwd(self) -> str | None:
+        return self._parser.cwd or self._start_cwd
+
+    @property
+    def alive(self) -> bool:
+        return not self._ended
+
+    @property
+    def exit_code(self) -> int | None:
+        return self._exit_code
+
+    @property
+    def has_marks(self) -> bool:
+        return bool(self._parser.has_marks)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    @property
+    def client_count(self) -> int:
+        return len(self._listeners)
+
+    # the hot path ------------------------------------------------------------------------
+    def _read_loop(self) -> None:
+        read = self._pty.read
+        feed = self._parser.feed
+        lock = self._lock
+        try:
+            while True:
+                chunk = read(READ_SIZE)
+                if not chunk:
+                    break
+                with lock:
+                    feed(chunk)
+                    listeners = self._listeners
+                # Fan out outside the lock: a slow client must not block readers of blocks.
+                for on_data, _ in listeners:
+                    on_data(chunk)
+        except Exception:
+            log.exception("session %s: reader failed", self.id)
+        self._finish()
+
+    def _finish(self) -> None:
+        code = self._pty.wait(EXIT_WAIT)
+        if code is None:
+            code = self._pty.terminate(self.termination)
+        with self._lock:
+            self._exit_code = code
+            self._ended = True
+            listeners = self._listeners
+            self._listeners = ()
+            self._cond.notify_all()
+        for _, on_end in listeners:
+            try:
+                on_end(code)
+            except Exception:
+                log.exception("session %s: end callback failed", self.id)
+        log.info("session %s ended (exit code %s)", self.id, code)
+        self._emit(SessionEndedEvent(self, code))
+        try:
+            self._pty.close()
+        except OSError:
+            pass
+
+    def _on_block(self, block: CommandBlock) -> None:
+        # Called by the parser inside feed(), under self._lock.
+        self._cond.notify_all()
+        self._emit(BlockFinished(self, block))
+
+    # input --------------------------------------------------------------------------------
+    def write(self, data: bytes) -> None:
+        """Raw input, as if typed."""
+        if self._ended:
+            raise SessionEnded(f"session {self.id} has ended (exit code {self._exit_code})")
+        with self._write_lock:
+            try:
+                self._pty.write(data)
+            except OSError as exc:
+                raise SessionEnded(f"session {self.id} does not take input ({exc})") from None
+
+    def send_text(self, text: str, enter: bool = False) -> None:
+        """Type `text`; with `enter`, also press Enter."""
+        data = text.encode("utf-8")
+        self.write(data + b"\r" if enter else data)
+
+    def resize(self, rows: int, cols: int) -> None:
+        rows, cols = max(1, rows), max(1, cols)
+        with self._lock:
+            if (rows, cols) == self._size or self._ended:
+                return
+            self._size = (rows, cols)
+            self._pty.resize(rows, cols)
+
+    # attached clients ------------------------------------------------------------------------
+    def attach(
+        self,
+        on_data: DataCallback,
+        on_end: EndCallback,
+        *,
+        rows: int | None = None,
+        cols: int | None = None,
+    ) -> Callable[[], None]:
+        """Relay output to a client: a redraw first, then live bytes; returns `detach`.
+
+        The newest attach or resize sets the terminal size (last one wins).
+        """
+        with self._lock:
+            if self._ended:
+                raise SessionEnded(f"session {self.id} has ended (exit code {self._exit_code})")
+            if rows and cols:
+                self.resize(rows, cols)
+            in_alt = bool(self._parser.in_alt_screen)
+            # Snapshot and subscribe under the reader's lock: no byte is lost or doubled.
+            on_data(self._replay(in_alt))
+            entry = (on_data, on_end)
+            self._listeners = (*self._listeners, entry)
+        if in_alt:
+            self._nudge_redraw()
+
+        def detach() -> None:
+            with self._lock:
+                self._listeners = tuple(x for x in self._listeners if x is not entry)
+
+        return detach
+
+    def _replay(self, in_alt: bool) -> bytes:
+        if in_alt:
+            # A full-screen program redraws itself on SIGWINCH (see _nudge_redraw).
+            return ENTER_ALT_SCREEN + CLEAR_SCREEN
+        rows, cols = self._size
+        want = min(REPLAY_MAX, max(REPLAY_MIN, rows * cols * 4))
+        tail = self._parser.raw_tail(want)
+        if len(tail) >= want:
+            # Start at a line boundary, never inside an escape sequence.
+            cut = tail.find(b"\n")
+            if cut >= 0:
+                tail = tail[cut + 1 :]
+        return CLEAR_SCREEN + tail
+
+    def _nudge_redraw(self) -> None:
+        rows, cols = self._size
+        with self._lock:
+            if self._ended:
+                return
+            self._pty.resize(rows, max(1, cols - 1))
+            self._pty.resize(rows, cols)
+
+    # what happened -------------------------------------------------------------------------------
+    def blocks(self, n: int | None = None) -> list[CommandBlock]:
+        """Finished command blocks, oldest first (the last `n` when given)."""
+        with self._lock:
+            return list(self._parser.blocks(n))
+
+    def last_block(self) -> CommandBlock | None:
+        found = self.blocks(1)
+        return found[-1] if found else None
+
+    def wait_for_block(self, after_index: int, timeout: float) -> CommandBlock | None:
+        """The first block with an index above `after_index`; None at the timeout or exit."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for block in self._parser.blocks():
+                    if block.index > after_index:
+                        return block
+                remaining = deadline - time.monotonic()
+                if self._ended or remaining <= 0:
+                    return None
+                self._cond.wait(remaining)
+
+    def screen_text(self) -> str:
+        """The last screenful as clean text (what a user would see without marks)."""
+        rows, cols = self._size
+        with self._lock:
+            return str(self._parser.screen_text(rows, cols))
+
+    def raw_tail(self, n: int) -> bytes:
+        with self._lock:
+            return bytes(self._parser.raw_tail(n))
+
+    def context(self, n: int = 5) -> SessionContext:
+        """What a suggestion turn needs to know about this session."""
+        return SessionContext(
+            blocks=[b.to_agent_block() for b in self.blocks(n)],
+            shell=self.shell,
+            cwd=self.cwd,
+            os_name=platform.system(),
+            session_id=self.id,
+            screen_text="" if self.has_marks else self.screen_text(),
+        )
+
+    # ending ------------------------------------------------------------------------------
+    def terminate(self, policy: TerminationPolicy | None = None, timeout: float = 10.0) -> None:
+        """End the shell with the named policy and wait for the reader to finish."""
+        if not self._ended:
+            try:
+                self._pty.terminate(policy or self.termination)
+            except OSError as exc:
+                log.warning("session %s: terminate failed: %s", self.id, exc)
+        if threading.current_thread() is not self._thread and self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def __repr__(self) -> str:
+        state = "alive" if self.alive else f"ended({self._exit_code})"
+        return f"<Session {self.id} {self.shell} pid={self.pid} {state} cwd={os.fspath(self.cwd or '')!r}>"
