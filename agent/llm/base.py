@@ -6,6 +6,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from termwise.agent.errors import AgentError
+
 if TYPE_CHECKING:
     from termwise.agent.cancel import CancelToken
 
@@ -13,6 +15,15 @@ Task = Literal["suggest", "safety", "memory", "deploy", "chat"]
 TASKS: tuple[Task, ...] = ("suggest", "safety", "memory", "deploy", "chat")
 
 Message = dict[str, Any]  # {"role": ..., "content": ...} as the OpenAI chat API takes it
+
+
+class LlmError(AgentError):
+    """A model call failed; the message is for the user, `retryable` says if trying again may help."""
+
+    def __init__(self, message: str, *, retryable: bool = True, status: int | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.status = status
 
 
 @dataclass(frozen=True)

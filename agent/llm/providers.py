@@ -1,0 +1,67 @@
+"""Presets for the OpenAI-compatible providers Termwise knows by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from termwise.agent.config_schema import ProviderConfig
+from termwise.agent.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Preset:
+    """What a provider name implies: its endpoint, key variable and a sensible model."""
+
+    base_url: str
+    key_env: str
+    needs_key: bool
+    default_model: str
+
+
+PRESETS: dict[str, Preset] = {
+    "openai": Preset("https://api.openai.com/v1", "OPENAI_API_KEY", True, "gpt-4o-mini"),
+    "deepseek": Preset("https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", True, "deepseek-chat"),
+    "ollama": Preset("http://localhost:11434/v1", "", False, ""),
+    "gemini": Preset(
+        "https://generativelanguage.googleapis.com/v1beta/openai/",
+        "GEMINI_API_KEY",
+        True,
+        "gemini-2.0-flash",
+    ),
+    "lmstudio": Preset("http://localhost:1234/v1", "", False, ""),
+    "custom": Preset("", "", False, ""),
+}
+
+
+@dataclass(frozen=True)
+class Provider:
+    """A provider ready to use: name, endpoint, default model and where its key comes from."""
+
+    name: str
+    base_url: str
+    default_model: str = ""
+    key_env: str = ""
+    needs_key: bool = False
+    preset: str = "custom"
+
+
+def provider_from_config(pc: ProviderConfig, index: int = 0) -> Provider:
+    """Fill a configured provider in from its preset; raises ConfigError when unusable."""
+    preset_name = (pc.preset or "custom").strip().lower()
+    preset = PRESETS.get(preset_name)
+    where = f"providers[{index}]"
+    if preset is None:
+        names = ", ".join(PRESETS)
+        raise ConfigError(f"{where}.preset: unknown preset {pc.preset!r}; known: {names}")
+    name = pc.name or preset_name
+    base_url = (pc.base_url or preset.base_url).strip()
+    if not base_url:
+        raise ConfigError(f"{where} ({name}): a custom provider needs base_url")
+    return Provider(
+        name=name,
+        base_url=base_url,
+        default_model=pc.default_model or preset.default_model,
+        key_env=pc.key_env or preset.key_env,
+        needs_key=preset.needs_key,
+        preset=preset_name,
+    )

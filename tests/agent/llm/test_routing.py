@@ -1,0 +1,84 @@
+"""Per-task routing, provider presets and where keys come from."""
+
+from __future__ import annotations
+
+import keyring
+import pytest
+from termwise.agent.config_schema import Config, ProviderConfig, TaskConfig
+from termwise.agent.errors import ConfigError
+from termwise.agent.llm.keys import KeyStoreError, get_key, mask, set_key
+from termwise.agent.llm.routing import resolve_route, resolve_routes
+
+
+def _two_providers() -> Config:
+    config = Config(
+        providers=[
+            ProviderConfig(name="ds", preset="deepseek"),
+            ProviderConfig(name="local", preset="ollama", default_model="qwen2.5"),
+        ]
+    )
+    config.tasks.safety = TaskConfig(provider="local", temperature=0.0)
+    return config
+
+
+def test_tasks_pick_provider_model_and_default_temperatures() -> None:
+    """Each task uses its provider and temperature; empty provider means the first one."""
+    routes = resolve_routes(_two_providers(), env={})
+    assert routes["suggest"].provider.name == "ds"
+    assert routes["suggest"].model == "deepseek-chat"
+    assert routes["suggest"].provider.base_url == "https://api.deepseek.com/v1"
+    assert routes["safety"].provider.name == "local" and routes["safety"].model == "qwen2.5"
+    temps = {t: r.temperature for t, r in routes.items()}
+    assert temps == {"suggest": 0.7, "safety": 0.0, "memory": 0.3, "deploy": 0.2, "chat": 0.7}
+
+
+def test_env_variables_override_every_task() -> None:
+    """TERMWISE_BASE_URL/MODEL/API_KEY replace the configured model of every task."""
+    env = {
+        "TERMWISE_BASE_URL": "http://127.0.0.1:1/v1",
+        "TERMWISE_MODEL": "m",
+        "TERMWISE_API_KEY": "k",
+    }
+    for route in resolve_routes(_two_providers(), env).values():
+        assert (route.provider.base_url, route.model, route.api_key) == (
+            "http://127.0.0.1:1/v1",
+            "m",
+            "k",
+        )
+
+
+def test_keys_come_from_env_then_keyring_never_config() -> None:
+    """The provider's env var wins; otherwise the keyring entry `termwise`/<provider>."""
+    keyring.set_password("termwise", "ds", "sk-from-keyring-123456")
+    assert resolve_route(_two_providers(), "suggest", {}).api_key == "sk-from-keyring-123456"
+    route = resolve_route(_two_providers(), "suggest", {"DEEPSEEK_API_KEY": "sk-env"})
+    assert (route.api_key, route.key_source) == ("sk-env", "env:DEEPSEEK_API_KEY")
+    assert get_key("nobody", "", {}) == (None, "")
+
+
+def test_no_keyring_backend_is_a_clear_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a keyring backend, storing a key names the env var to use instead."""
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    with pytest.raises(KeyStoreError, match="DEEPSEEK_API_KEY"):
+        set_key("ds", "sk-x", "DEEPSEEK_API_KEY")
+    assert get_key("ds", "", {}) == (None, "")  # reading just finds nothing
+
+
+def test_bad_routing_config_names_the_problem() -> None:
+    """An unknown provider name or preset is reported with what exists."""
+    config = _two_providers()
+    config.tasks.memory = TaskConfig(provider="nope")
+    with pytest.raises(
+        ConfigError, match=r"tasks.memory.provider: no provider named 'nope'; configured: ds, local"
+    ):
+        resolve_route(config, "memory", {})
+    with pytest.raises(ConfigError, match="unknown preset"):
+        resolve_route(Config(providers=[ProviderConfig(preset="acme")]), "suggest", {})
+
+
+def test_mask_hides_the_key() -> None:
+    """A masked key shows its start and end only."""
+    assert mask("sk-abcdefghijklmnop") == "sk-…mnop"
+    assert mask("") == "not set"
