@@ -1,0 +1,59 @@
+"""Framing: whole frames come out however the bytes are split; bad frames are refused."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from termwise.tray.ipc.protocol import (
+    HEADER,
+    KIND_DATA,
+    KIND_JSON,
+    FrameDecoder,
+    ProtocolError,
+    decode_json,
+    encode_data,
+    encode_json,
+)
+
+
+def test_frames_survive_any_split() -> None:
+    """Frames cut at every possible byte boundary still decode to the same messages."""
+    stream = (
+        encode_json({"op": "ping", "n": 1}) + encode_data(b"\x00\xffraw") + encode_json({"é": "ü"})
+    )
+    for cut in range(len(stream) + 1):
+        decoder = FrameDecoder(1024)
+        frames = []
+        for part in (stream[:cut], stream[cut:]):
+            decoder.feed(part)
+            frames.extend(decoder.frames())
+        assert frames == [
+            (KIND_JSON, b'{"op":"ping","n":1}'),
+            (KIND_DATA, b"\x00\xffraw"),
+            (KIND_JSON, '{"é":"ü"}'.encode()),
+        ]
+        assert decoder.pending == 0
+
+
+def test_oversized_frame_is_refused_before_reading_it() -> None:
+    """A header announcing more than the limit is an error at once (no huge buffering)."""
+    decoder = FrameDecoder(100)
+    decoder.feed(HEADER.pack(101, KIND_JSON))
+    with pytest.raises(ProtocolError, match="over the 100 limit"):
+        list(decoder.frames())
+
+
+def test_unknown_kind_is_refused() -> None:
+    """A frame kind the protocol does not know is an error."""
+    decoder = FrameDecoder(100)
+    decoder.feed(struct.pack(">IB", 2, 9) + b"{}")
+    with pytest.raises(ProtocolError, match="unknown frame kind"):
+        list(decoder.frames())
+
+
+@pytest.mark.parametrize("payload", [b"{not json", b"\xff\xfe", b"[1, 2]", b'"text"'])
+def test_json_payload_must_be_one_object(payload: bytes) -> None:
+    """Malformed JSON, bad UTF-8 and non-object JSON are all protocol errors."""
+    with pytest.raises(ProtocolError):
+        decode_json(payload)
