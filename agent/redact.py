@@ -1,0 +1,232 @@
+"""Secret redaction: every secret becomes a marker naming its kind before text leaves the machine."""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RedactResult:
+    """The redacted text and the kinds of secret replaced (sorted, each once)."""
+
+    text: str
+    found: list[str] = field(default_factory=list)
+
+
+def marker(kind: str) -> str:
+    return f"[REDACTED:{kind}]"
+
+
+def _spaced(word: str) -> str:
+    """A pattern for `word` that tolerates line wraps/spaces between its letters."""
+    return r"\s*".join(re.escape(c) for c in word if not c.isspace())
+
+
+_B64_LINE = r"[ \t>|]*[A-Za-z0-9+/=]{16,}[ \t]*"
+_PEM_HEADER_LINE = r"[ \t]*[A-Za-z-]+:[^\n]*"  # Proc-Type:, DEK-Info: …
+_PK = _spaced("PRIVATE KEY")
+_PEM_BEGIN = rf"-{{3,}}\s*{_spaced('BEGIN')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
+_PEM_END = rf"-{{3,}}\s*{_spaced('END')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
+
+# Order matters: whole structures first, then specific token shapes, then assignments.
+_PATTERNS: list[tuple[str, str]] = [
+    # A whole PEM block, BEGIN … END, whatever wraps or quoting prefixes split it.
+    ("private-key", rf"{_PEM_BEGIN}.*?{_PEM_END}"),
+    # BEGIN with no END (output cut short) and END with no BEGIN (begun in an earlier block).
+    ("private-key", rf"{_PEM_BEGIN}(?:\n(?:{_PEM_HEADER_LINE}|{_B64_LINE}|[ \t]*))*"),
+    ("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
+    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ("anthropic-key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    ("openai-key", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}"),
+    ("deepseek-key", r"\bsk-[a-f0-9]{32}\b"),
+    ("openai-key", r"\bsk-[A-Za-z0-9]{20,}\b"),
+    ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    ("github-token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b"),
+    ("github-token", r"\bgithub_pat_[A-Za-z0-9_]{22,}"),
+    ("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    ("slack-token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+    ("aws-access-key-id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+]
+
+# name = value in shell, env, JSON, YAML, INI and flag forms. The regex starts at the
+# key word (fast); the full name is read backwards from there in Python.
+_ASSIGN = re.compile(
+    r"(?:password|passwd|passphrase|secret|token|credentials?|salt|cookie|key)"
+    r"(?![A-Za-z0-9])"
+    r"(?P<q1>[\"']?)(?P<sep>[ \t]*[:=][ \t]*|[ \t]+(?=[\"']?[^\s\"'=:]{8,}))"
+    r"(?P<val>\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|\$\{[^}\s]*\}|[^\s\"',;}{)]+)",
+    re.IGNORECASE,
+)
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_PEM_END_RE = re.compile(_PEM_END)
+_B64_LINE_RE = re.compile(rf"(?:{_B64_LINE})?")
+_URL_PASSWORD = re.compile(r"(?P<head>://[^/\s:@'\"]+:)(?P<pw>[^@\s/'\"]+)(?=@[\w.-])")
+_AWS_SECRET_NAME = re.compile(r"aws_?secret|secret_?access_?key", re.IGNORECASE)
+_STRONG = re.compile(r"password|passwd|passphrase|secret|token|api[_-]?key|apikey", re.IGNORECASE)
+_BEARER = re.compile(r"(?i)(?<=\bBearer )[A-Za-z0-9._~+/=-]{12,}")
+_PLACEHOLDER = re.compile(
+    r"^(?:\$\{?\w+\}?|\$\(.*\)|<[^>]*>|\*+|x+|\.\.\.|…|null|none|true|false|yes|no|"
+    r"changeme|redacted|\[REDACTED:[\w-]+\].*|%\w+%|\{\{.*\}\})$",
+    re.IGNORECASE,
+)
+
+
+def _entropy(value: str) -> float:
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _looks_random(value: str, min_len: int = 16) -> bool:
+    """High entropy and mixed characters: what generated secrets look like, unlike words."""
+    if len(value) < min_len or " " in value:
+        return False
+    classes = sum(
+        bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]")
+    )
+    return classes >= 2 and _entropy(value) >= min(3.3, math.log2(len(value)) - 0.2)
+
+
+def _kind_for_name(name: str, value: str) -> str | None:
+    """Which marker an assignment gets, or None to leave it alone."""
+    lower = name.lower().lstrip("-")
+    if _AWS_SECRET_NAME.search(lower) and re.fullmatch(r"[A-Za-z0-9/+=]{40}", value):
+        return "aws-secret-key"
+    if _STRONG.search(lower):
+        if "pass" in lower:
+            return "password"
+        if "token" in lower:
+            return "token"
+        if "key" in lower:
+            return "api-key"
+        return "secret"
+    # Weak names (key, salt, cookie, credentials …) only with a value that looks generated.
+    return "high-entropy" if _looks_random(value) else None
+
+
+# Substrings one of which must occur for a pattern to be worth a pass over the text.
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "slack-webhook": ("hooks.slack.com",),
+    "jwt": ("eyJ",),
+    "anthropic-key": ("sk-ant-",),
+    "openai-key": ("sk-",),
+    "deepseek-key": ("sk-",),
+    "google-api-key": ("AIza",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "gitlab-token": ("glpat-",),
+    "slack-token": ("xox",),
+    "aws-access-key-id": ("AKIA", "ASIA"),
+}
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
+    return [
+        (kind, re.compile(p, re.DOTALL if kind == "private-key" else 0), _NEEDS.get(kind, ()))
+        for kind, p in _PATTERNS
+    ]
+
+
+@lru_cache(maxsize=64)
+def _user_pattern(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        # Redact the literal text rather than nothing: a typo must not leak the secret.
+        log.warning("privacy.patterns: %r is not a valid regular expression (%s)", pattern, exc)
+        return re.compile(re.escape(pattern))
+
+
+def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
+    """Replace every secret in `text` by `[REDACTED:<kind>]`; user patterns count as `user`."""
+    found: set[str] = set()
+
+    def sub(kind: str, pattern: re.Pattern[str], s: str) -> str:
+        def repl(_m: re.Match[str]) -> str:
+            found.add(kind)
+            return marker(kind)
+
+        return pattern.sub(repl, s)
+
+    for pattern_text in extra_patterns:
+        if pattern_text:
+            text = sub("user", _user_pattern(pattern_text), text)
+    for kind, pattern, needs in _compiled():
+        if kind == "private-key" and "---" not in text:
+            continue
+        if needs and not any(n in text for n in needs):
+            continue
+        text = sub(kind, pattern, text)
+    text = _orphan_pem_ends(text, found)
+    if "://" in text:
+        text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
+    if "earer " in text:
+        text = sub("bearer-token", _BEARER, text)
+    text = _ASSIGN.sub(_assignment_replacer(found), text)
+    return RedactResult(text, sorted(found))
+
+
+def _name_before(text: str, end: int) -> str:
+    """The identifier characters just before `end` (the start of a key-like name)."""
+    start = end
+    while start > 0 and end - start < 80 and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    return text[start:end]
+
+
+def _found(found: set[str], kind: str, prefix: str = "") -> str:
+    found.add(kind)
+    return prefix + marker(kind)
+
+
+def _orphan_pem_ends(text: str, found: set[str]) -> str:
+    """An END line whose BEGIN was elsewhere: redact it with the base64 lines just above it."""
+    if "END" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in _PEM_END_RE.finditer(text):
+        start = m.start()
+        # Walk back line by line (bounded) while the lines look like key material.
+        for _ in range(400):
+            prev_nl = text.rfind("\n", pos, start - 1) if start > pos else -1
+            line_start = prev_nl + 1 if prev_nl >= 0 else pos
+            line = text[line_start : max(line_start, start - 1)]
+            if start <= pos or not _B64_LINE_RE.fullmatch(line):
+                break
+            start = line_start
+        out.append(text[pos:start])
+        out.append(_found(found, "private-key"))
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _assignment_replacer(found: set[str]) -> Callable[[re.Match[str]], str]:
+    def repl(m: re.Match[str]) -> str:
+        raw = m.group("val")
+        value = raw[1:-1] if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2 else raw
+        if not value or _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
+            return m.group(0)
+        kind = _kind_for_name(
+            _name_before(m.string, m.start()) + m.group(0)[: m.start("q1") - m.start()], value
+        )
+        if kind is None:
+            return m.group(0)
+        if m.group("sep").strip() == "" and kind != "high-entropy" and not _looks_random(value, 8):
+            return m.group(0)  # `--token abc`-style needs a secret-looking value (prose is common)
+        found.add(kind)
+        quote = raw[0] if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2 else ""
+        prefix = m.string[m.start(0) : m.start("val")]  # the name part before m.start() stays
+        return f"{prefix}{quote}{marker(kind)}{quote}"
+
+    return repl
