@@ -1,0 +1,113 @@
+# Termwise shell integration for bash, loaded with `bash --rcfile <this file>`.
+# It loads the user's own startup files first, then marks prompt, command line, output
+# and exit status with OSC 133 (and 633;E for the command text) and the cwd with OSC 7.
+# Nothing here edits a dotfile; everything is guarded for `set -u` and user hooks.
+
+if [ -n "${TERMWISE_SHELL_LOGIN-}" ]; then
+  # Launched where a terminal would start a login shell (macOS): behave like one.
+  unset TERMWISE_SHELL_LOGIN
+  [ -r /etc/profile ] && . /etc/profile
+  if [ -r "$HOME/.bash_profile" ]; then . "$HOME/.bash_profile"
+  elif [ -r "$HOME/.bash_login" ]; then . "$HOME/.bash_login"
+  elif [ -r "$HOME/.profile" ]; then . "$HOME/.profile"
+  fi
+else
+  # bash itself has already read the system-wide bashrc where the distro builds it in
+  # (Debian's /etc/bash.bashrc); --rcfile only replaces ~/.bashrc.
+  [ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"
+fi
+
+__termwise_escape() {
+  # The command line travels inside an OSC: backslash, ';' and control bytes escaped.
+  local s=$1
+  s=${s//\\/\\\\}
+  s=${s//;/\\x3b}
+  s=${s//$'\n'/\\x0a}
+  s=${s//$'\r'/\\x0d}
+  s=${s//$'\e'/\\x1b}
+  s=${s//$'\a'/\\x07}
+  builtin printf '%s' "$s"
+}
+
+__termwise_urlpath() {
+  local LC_ALL=C s=$1 out='' c i
+  for (( i = 0; i < ${#s}; i++ )); do
+    c=${s:i:1}
+    case $c in
+      [a-zA-Z0-9/._~-]) out+=$c ;;
+      *) builtin printf -v c '%%%02X' "'$c"; out+=$c ;;
+    esac
+  done
+  builtin printf '%s' "$out"
+}
+
+__termwise_histnum() {
+  local h
+  h=$(HISTTIMEFORMAT='' builtin history 1 2>/dev/null)
+  h=${h#"${h%%[![:space:]]*}"}
+  builtin printf '%s' "${h%%[!0-9]*}"
+}
+
+# Runs inside PS0's command substitution, once per command line, before it executes.
+__termwise_preexec() {
+  local line num
+  line=$(HISTTIMEFORMAT='' builtin history 1 2>/dev/null)
+  num=${line#"${line%%[![:space:]]*}"}
+  num=${num%%[!0-9]*}
+  # Not in history (ignorespace, ignoredups, history off): the parser falls back to the
+  # echoed line, which is better than naming the previous command.
+  if [ -n "$num" ] && [ "$num" != "${__termwise_lasthist-}" ]; then
+    line=${line#"${line%%[0-9]*}"}
+    line=${line#"$num"}
+    line=${line#\*}
+    line=${line#"${line%%[![:space:]]*}"}
+    builtin printf '\e]633;E;%s\a' "$(__termwise_escape "$line")"
+  fi
+  builtin printf '\e]133;C\a'
+}
+
+# First thing at every prompt: $? is still the command's status here.
+__termwise_precmd() {
+  local status=$?
+  if [ -n "${__termwise_ran-}" ]; then
+    if [ "$PWD" != "${__termwise_lastpwd-}" ]; then
+      __termwise_lastpwd=$PWD
+      __termwise_cwdurl=$(__termwise_urlpath "$PWD")
+    fi
+    builtin printf '\e]7;file://%s%s\a\e]133;D;%s\a' "${HOSTNAME-}" "${__termwise_cwdurl-}" "$status"
+  fi
+  __termwise_ran=
+  return "$status"  # the user's prompt hooks still see the command's status
+}
+
+# Last thing before the prompt is drawn: mark it, even if a hook rewrote PS1.
+__termwise_prompt() {
+  local status=$?
+  if [ "$PWD" != "${__termwise_lastpwd-}" ]; then
+    __termwise_lastpwd=$PWD
+    __termwise_cwdurl=$(__termwise_urlpath "$PWD")
+    builtin printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__termwise_cwdurl"
+  fi
+  case ${PS1-} in
+    *'133;A'*) ;;
+    *) PS1='\[\e]133;A\a\]'"${PS1-}"'\[\e]133;B\a\]' ;;
+  esac
+  __termwise_lasthist=$(__termwise_histnum)
+  return "$status"
+}
+
+# Only bash 4.4+ has PS0; older ones keep working, without marks.
+if [ -z "${__termwise_loaded-}" ] && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
+  __termwise_loaded=1
+  __termwise_none=''
+  # PS0 is expanded after a line is read, before it runs: the arithmetic sets the
+  # "a command ran" flag in this shell, the substitution prints the C mark.
+  PS0="${PS0-}"'${__termwise_none:$((__termwise_ran=1)):0}$(__termwise_preexec)'
+  if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
+    PROMPT_COMMAND=(__termwise_precmd "${PROMPT_COMMAND[@]}" __termwise_prompt)
+  elif [ -n "${PROMPT_COMMAND-}" ]; then
+    PROMPT_COMMAND=$'__termwise_precmd\n'"$PROMPT_COMMAND"$'\n__termwise_prompt'
+  else
+    PROMPT_COMMAND=$'__termwise_precmd\n__termwise_prompt'
+  fi
+fi

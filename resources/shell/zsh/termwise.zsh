@@ -1,0 +1,75 @@
+# Termwise shell integration for zsh, sourced after the user's own .zshrc by the
+# ZDOTDIR wrapper. Marks prompt, command line, output and exit status with OSC 133
+# (and 633;E for the command text) and the cwd with OSC 7, from precmd/preexec hooks.
+
+[[ -o interactive ]] || return 0
+(( ${+__termwise_loaded} )) && return 0
+typeset -g __termwise_loaded=1 __termwise_ran='' __termwise_lastpwd='' __termwise_cwdurl=''
+
+__termwise_escape() {
+  emulate -L zsh
+  # The command line travels inside an OSC: backslash, ';' and control bytes escaped.
+  local s=$1
+  s=${s//\\/\\\\}
+  s=${s//;/\\x3b}
+  s=${s//$'\n'/\\x0a}
+  s=${s//$'\r'/\\x0d}
+  s=${s//$'\e'/\\x1b}
+  s=${s//$'\a'/\\x07}
+  print -rn -- "$s"
+}
+
+__termwise_urlpath() {
+  emulate -L zsh
+  local LC_ALL=C s=$1 out='' c i
+  for (( i = 1; i <= ${#s}; i++ )); do
+    c=${s[i]}
+    if [[ $c == [a-zA-Z0-9/._~-] ]]; then
+      out+=$c
+    else
+      out+=%${(l:2::0:)$(( [##16] #c ))}
+    fi
+  done
+  print -rn -- "$out"
+}
+
+__termwise_cwd() {
+  if [[ $PWD != "$__termwise_lastpwd" ]]; then
+    __termwise_lastpwd=$PWD
+    __termwise_cwdurl=$(__termwise_urlpath "$PWD")
+  fi
+  print -rn -- $'\e]7;file://'"${HOST-}${__termwise_cwdurl}"$'\a'
+}
+
+# First precmd hook: $? is still the command's status here.
+__termwise_precmd() {
+  local st=$?
+  emulate -L zsh
+  if [[ -n $__termwise_ran ]]; then
+    __termwise_ran=''
+    __termwise_cwd
+    print -rn -- $'\e]133;D;'"$st"$'\a'
+  fi
+  return $st  # later hooks still see the command's status
+}
+
+# Last precmd hook: mark the prompt, even if a theme rewrote PS1 meanwhile.
+__termwise_prompt() {
+  local st=$?
+  emulate -L zsh
+  [[ $PWD == "$__termwise_lastpwd" ]] || __termwise_cwd
+  if [[ $PS1 != *'133;A'* ]]; then
+    PS1=$'%{\e]133;A\a%}'"$PS1"$'%{\e]133;B\a%}'
+  fi
+  return $st
+}
+
+__termwise_preexec() {
+  emulate -L zsh
+  __termwise_ran=1
+  print -rn -- $'\e]633;E;'"$(__termwise_escape "${1:-$3}")"$'\a\e]133;C\a'
+}
+
+typeset -ga precmd_functions preexec_functions
+precmd_functions=(__termwise_precmd "${precmd_functions[@]}" __termwise_prompt)
+preexec_functions+=(__termwise_preexec)

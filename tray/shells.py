@@ -1,0 +1,175 @@
+"""Which shells this machine has, and how Termwise launches each with its integration."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from termwise.tray.errors import TrayError
+
+KNOWN_SHELLS = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
+
+# Wrapper files copied into a private ZDOTDIR, by the name zsh looks for.
+_ZSH_FILES = {
+    ".zshenv": "zshenv.zsh",
+    ".zprofile": "zprofile.zsh",
+    ".zshrc": "zshrc.zsh",
+    "termwise.zsh": "termwise.zsh",
+}
+
+
+class UnknownShell(TrayError):
+    """A shell name Termwise does not know; the message lists the ones it can start."""
+
+    exit_code = 2
+
+
+class ShellNotFound(TrayError):
+    """A known shell whose program is not installed; the message names the program."""
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """How to start one session's shell: the program and arguments, and its environment."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+
+
+def _candidates(name: str, env: Mapping[str, str]) -> list[str]:
+    """Program names or paths to try for a shell, best first."""
+    if sys.platform == "win32":
+        root = env.get("SystemRoot", r"C:\Windows")
+        return {
+            "pwsh": ["pwsh.exe"],
+            "powershell": [
+                "powershell.exe",
+                rf"{root}\System32\WindowsPowerShell\v1.0\powershell.exe",
+            ],
+            "cmd": [env.get("ComSpec", ""), "cmd.exe", rf"{root}\System32\cmd.exe"],
+            "bash": ["bash.exe"],
+            "zsh": ["zsh.exe"],
+            "wsl": ["wsl.exe", rf"{root}\System32\wsl.exe"],
+        }.get(name, [])
+    return {"pwsh": ["pwsh"], "bash": ["bash"], "zsh": ["zsh"]}.get(name, [])
+
+
+def find_shell(name: str, env: Mapping[str, str] | None = None) -> str | None:
+    """Absolute path of a known shell's program, or None when it is not installed."""
+    env = os.environ if env is None else env
+    path = env.get("PATH", os.defpath)
+    for candidate in _candidates(name, env):
+        if not candidate:
+            continue
+        if os.path.isabs(candidate):
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+            continue
+        found = shutil.which(candidate, path=path)
+        if found:
+            return os.path.abspath(found)
+    return None
+
+
+def available_shells(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Known shells found on this machine: name -> absolute path, in KNOWN_SHELLS order."""
+    shells: dict[str, str] = {}
+    for name in KNOWN_SHELLS:
+        found = find_shell(name, env)
+        if found:
+            shells[name] = found
+    return shells
+
+
+def default_shell(config_default: str = "", env: Mapping[str, str] | None = None) -> str:
+    """The shell a new session gets: the configured one, else the user's login shell
+    where it is one we know, else the platform's usual one."""
+    if config_default:
+        return config_default
+    env = os.environ if env is None else env
+    found = available_shells(env)
+    if sys.platform == "win32":
+        order = ("pwsh", "powershell", "cmd")
+    else:
+        login = os.path.basename(env.get("SHELL", ""))
+        order = (login, "bash", "zsh") if login in KNOWN_SHELLS else ("bash", "zsh")
+    for name in order:
+        if name in found:
+            return name
+    return next(iter(found), "bash")
+
+
+def launch_command(
+    name: str | None,
+    *,
+    session_id: str,
+    base_env: Mapping[str, str],
+    config_default: str = "",
+) -> LaunchSpec:
+    """The argv and environment that start `name` (or the default shell) with Termwise's
+    integration injected, the user's own profile still loaded and no dotfile touched."""
+    shell = (name or default_shell(config_default, base_env)).strip()
+    key = shell.lower().removesuffix(".exe")
+    if key not in KNOWN_SHELLS:
+        found = ", ".join(available_shells(base_env)) or "none found"
+        raise UnknownShell(
+            f"unknown shell {shell!r}; Termwise can start: {', '.join(KNOWN_SHELLS)} "
+            f"(on this machine: {found})"
+        )
+    program = find_shell(key, base_env)
+    if program is None:
+        raise ShellNotFound(f"shell {key!r} is not installed: no {_program_name(key)!r} on PATH")
+    env = dict(base_env)
+    env["TERMWISE_SESSION"] = session_id
+    if sys.platform != "win32":
+        env.setdefault("TERM", "xterm-256color")
+    argv = _integrated_argv(key, program, env)
+    return LaunchSpec(name=key, argv=argv, env=env)
+
+
+def _program_name(key: str) -> str:
+    names = _candidates(key, {}) or [key]
+    return os.path.basename(names[0]) or key
+
+
+def script_path(*parts: str) -> Path:
+    """A shell-integration file shipped in `termwise.resources/shell`."""
+    ref = resources.files("termwise.resources").joinpath("shell", *parts)
+    return Path(str(ref))
+
+
+def _integrated_argv(key: str, program: str, env: dict[str, str]) -> list[str]:
+    if key == "bash":
+        if sys.platform == "darwin":  # Terminal.app starts login shells; so do we
+            env["TERMWISE_SHELL_LOGIN"] = "1"
+        return [program, "--rcfile", str(script_path("termwise.bash"))]
+    if key == "zsh":
+        env["ZDOTDIR"] = _zsh_wrapper_dir(env)
+        return [program, "-i"]
+    if key in ("pwsh", "powershell"):
+        script = str(script_path("termwise.ps1")).replace("'", "''")
+        return [program, "-NoLogo", "-NoExit", "-Command", f". '{script}'"]
+    if key == "cmd":
+        return [program, "/k", str(script_path("termwise.cmd"))]
+    return [program]  # wsl: the Linux side has its own dotfiles; no marks there yet
+
+
+def _zsh_wrapper_dir(env: dict[str, str]) -> str:
+    """A private ZDOTDIR holding the wrapper files; the user's own ZDOTDIR is passed on."""
+    user = env.get("ZDOTDIR")
+    if user:
+        env["TERMWISE_USER_ZDOTDIR"] = user
+    else:
+        env.pop("TERMWISE_USER_ZDOTDIR", None)
+    folder = Path(tempfile.mkdtemp(prefix="termwise-zsh-"))
+    for target, source in _ZSH_FILES.items():
+        text = script_path("zsh", source).read_text(encoding="utf-8")
+        (folder / target).write_text(text, encoding="utf-8")
+    return str(folder)

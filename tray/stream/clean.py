@@ -1,0 +1,108 @@
+"""Turn raw terminal output into the text a user saw: colours dropped, rewrites applied."""
+
+from __future__ import annotations
+
+import re
+
+# Escape sequences that only style or position the whole screen: dropped in one C-speed
+# pass. CSI with final A-G (cursor moves within/between lines) and K (erase line) is
+# kept for the line emulator, since progress bars are drawn with them.
+_DROP = re.compile(
+    rb"\x1b\[[0-?]*[ -/]*[@H-JL-~]"  # CSI, except A-G and K
+    rb"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"  # OSC (titles, marks, links); a broken one ends at \n
+    rb"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS / SOS / PM / APC strings
+    rb"|\x1b[ -/]*[0-Z\\^-~]"  # two-byte escapes (charsets, keypad modes, ...)
+)
+# C0 controls other than TAB, LF, CR, BS and ESC carry no text.
+_C0 = bytes(b for b in range(32) if b not in (0x08, 0x09, 0x0A, 0x0D, 0x1B)) + b"\x7f"
+# What the emulator acts on, after decoding.
+_OPS = re.compile(r"\x1b\[([0-?]*)[ -/]*([A-GK])|\r|\x08|\n")
+
+
+def clean_text(raw: bytes) -> str:
+    """Text as it would show on screen: colours and cursor sequences dropped, `\\r`
+    progress rewrites collapsed to their final state, backspace and erase-line applied,
+    `\\r\\n` as `\\n`; invalid UTF-8 becomes U+FFFD."""
+    if not raw:
+        return ""
+    data = raw
+    if b"\x1b" in data:
+        data = _DROP.sub(b"", data)
+    if b"\r\n" in data:
+        data = data.replace(b"\r\n", b"\n")
+    data = data.translate(None, _C0)
+    text = data.decode("utf-8", errors="replace")
+    if "\r" in text or "\x08" in text or "\x1b" in text:
+        text = _render(text)
+    return text
+
+
+def _render(text: str) -> str:
+    """Replay carriage returns, backspaces, erase-line and cursor moves over a line grid."""
+    lines: list[str] = [""]
+    row = col = 0
+    pos = 0
+    for match in _OPS.finditer(text):
+        start = match.start()
+        if start > pos:
+            row, col = _write(lines, row, col, text[pos:start])
+        pos = match.end()
+        op = match.group(0)
+        if op == "\n":
+            row += 1
+            col = 0
+            if row == len(lines):
+                lines.append("")
+        elif op == "\r":
+            col = 0
+        elif op == "\x08":
+            col = max(0, col - 1)
+        else:
+            param, final = match.group(1), match.group(2)
+            row, col = _csi(lines, row, col, param, final)
+    if pos < len(text):
+        _write(lines, row, col, text[pos:])
+    # Rewrites pad with spaces (zsh's PROMPT_SP draws a whole line of them); trailing
+    # blanks are invisible on screen, so they go.
+    return "\n".join(line.replace("\x1b", "").rstrip() for line in lines)
+
+
+def _write(lines: list[str], row: int, col: int, seg: str) -> tuple[int, int]:
+    line = lines[row]
+    if col > len(line):
+        line += " " * (col - len(line))
+    lines[row] = line[:col] + seg + line[col + len(seg) :]
+    return row, col + len(seg)
+
+
+def _number(param: str, default: int) -> int:
+    head = param.split(";", 1)[0].lstrip("?")
+    return int(head) if head.isdigit() else default
+
+
+def _csi(lines: list[str], row: int, col: int, param: str, final: str) -> tuple[int, int]:
+    if final == "K":
+        mode = _number(param, 0)
+        line = lines[row]
+        if mode == 0:
+            lines[row] = line[:col]
+        elif mode == 1:
+            lines[row] = " " * min(col + 1, len(line)) + line[col + 1 :]
+        else:
+            lines[row] = ""
+        return row, col
+    count = max(1, _number(param, 1))
+    if final == "A":  # up
+        return max(0, row - count), col
+    if final in "BE":  # down (E: and to column 1)
+        row += count
+        while row >= len(lines):
+            lines.append("")
+        return row, 0 if final == "E" else col
+    if final == "F":  # up, to column 1
+        return max(0, row - count), 0
+    if final == "C":
+        return row, col + count
+    if final == "D":
+        return row, max(0, col - count)
+    return row, max(0, _number(param, 1) - 1)  # G: column, 1-based
