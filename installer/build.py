@@ -143,7 +143,21 @@ def freeze(python: str = sys.executable) -> Path:
         )
     probe = subprocess.run([python, "-m", "PyInstaller", "--version"], capture_output=True)
     if probe.returncode != 0:
-        raise BuildError("PyInstaller is not installed: `uv pip install pyinstaller`")
+        raise BuildError(
+            "PyInstaller is not installed: run `uv run --with pyinstaller python installer/build.py`"
+        )
+    where = subprocess.run(
+        [python, "-c", "import termwise.tray as t; print(t.__file__)"],
+        capture_output=True,
+        text=True,
+    )
+    if where.returncode != 0:
+        raise BuildError("termwise is not installed in this environment: run `uv sync`")
+    if Path(where.stdout.strip()).resolve().is_relative_to(ROOT):
+        raise BuildError(
+            "termwise is installed in editable mode, which PyInstaller cannot follow: "
+            "run `uv sync --no-editable` first"
+        )
     cmd = [python, "-m", "PyInstaller", str(SPEC), "--noconfirm", "--clean"]
     cmd += ["--distpath", str(DIST / "frozen"), "--workpath", str(WORK / "pyinstaller")]
     print("freezing:", " ".join(cmd), flush=True)
