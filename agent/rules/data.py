@@ -1,0 +1,66 @@
+"""The rules tier's data (YAML under resources/rules/), loaded on first use and cached."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+
+@cache
+def load(name: str) -> Any:
+    """The parsed `resources/rules/<name>.yaml` (read once per process)."""
+    ref = resources.files("termwise.resources").joinpath("rules").joinpath(f"{name}.yaml")
+    return yaml.safe_load(ref.read_text(encoding="utf-8")) or {}
+
+
+def import_packages() -> dict[str, str]:
+    """Python import name → the pip package that provides it."""
+    return load("python_imports")["imports"]  # type: ignore[no-any-return]
+
+
+def tools() -> dict[str, dict[str, str]]:
+    """Tool (command) name → package name per package manager."""
+    return load("tools")["tools"]  # type: ignore[no-any-return]
+
+
+def tool_aliases() -> dict[str, str]:
+    """Command name → the tool entry that provides it (e.g. npx → node)."""
+    return load("tools")["aliases"]  # type: ignore[no-any-return]
+
+
+def subcommands(app: str) -> list[str]:
+    """Known subcommands of a common CLI (empty when unknown)."""
+    return list(load("subcommands").get(app, []))
+
+
+def known_commands(family: str) -> list[str]:
+    """Builtins, cmdlets and common programs of a shell family, most common first."""
+    return list(load("commands").get(family, []))
+
+
+def typos() -> dict[str, str]:
+    """Famous mistypings of command names and what was meant."""
+    return load("commands")["typos"]  # type: ignore[no-any-return]
+
+
+def windows_equivalents() -> dict[str, dict[str, str]]:
+    """Unix command → templates for PowerShell and cmd."""
+    return load("windows")["equivalents"]  # type: ignore[no-any-return]
+
+
+def permission_messages() -> list[str]:
+    """Lower-case fragments of error messages that mean 'needs root/administrator'."""
+    return list(load("messages")["permission"])
+
+
+def apt_renames() -> dict[str, str]:
+    """Package names people try with apt → the Debian/Ubuntu package that exists."""
+    return load("messages")["apt_renames"]  # type: ignore[no-any-return]
+
+
+def headers() -> dict[str, dict[str, str]]:
+    """Missing C header → development package per manager."""
+    return load("messages")["headers"]  # type: ignore[no-any-return]

@@ -1,0 +1,170 @@
+"""The rules engine: a registry of small named rules, run over one failed command and ranked."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from termwise.agent.rules import shell as sh
+from termwise.agent.types import Suggestion
+
+MAX_SUGGESTIONS = 5
+_log = logging.getLogger(__name__)
+
+# What a rule yields: a command, or (command, explanation) to override the rule's default.
+Yielded = str | tuple[str, str]
+RuleFunc = Callable[["Case"], Iterable[Yielded]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named rule; lower priority numbers are more specific and rank first."""
+
+    name: str
+    func: RuleFunc
+    explanation: str
+    priority: int
+
+
+RULES: list[Rule] = []
+
+
+def rule(name: str, explanation: str, priority: int = 50) -> Callable[[RuleFunc], RuleFunc]:
+    """Register a rule function under `name` with a one-line default explanation."""
+
+    def wrap(func: RuleFunc) -> RuleFunc:
+        if any(r.name == name for r in RULES):
+            raise ValueError(f"duplicate rule name {name!r}")
+        RULES.append(Rule(name, func, explanation, priority))
+        return func
+
+    return wrap
+
+
+@dataclass
+class Case:
+    """A failed command as the rules see it: script, output, exit code and the shell it ran in."""
+
+    script: str
+    output: str
+    exit_code: int | None = None
+    shell_name: str = "bash"
+    cwd: str | None = None
+    _memo: dict[str, object] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.script = self.script.strip()
+        self.shell_name = sh.normalize_shell(self.shell_name)
+        self.family = sh.family(self.shell_name)
+
+    # --- facts about the shell ---------------------------------------------------------
+    @property
+    def posix(self) -> bool:
+        return self.family == "posix"
+
+    @property
+    def windows(self) -> bool:
+        """True for PowerShell and cmd (the shells that mean Windows here)."""
+        return self.family in ("powershell", "cmd")
+
+    @property
+    def powershell(self) -> bool:
+        return self.family == "powershell"
+
+    @property
+    def cmd(self) -> bool:
+        return self.family == "cmd"
+
+    # --- the script --------------------------------------------------------------------
+    @cached_property
+    def parts(self) -> list[str]:
+        return sh.split(self.script, self.family)
+
+    @cached_property
+    def app(self) -> str:
+        """The program the script ran, skipping `sudo`, env assignments and paths."""
+        return sh.program_name(self.parts)
+
+    @cached_property
+    def args(self) -> list[str]:
+        """Words after the program (and after any `sudo`/assignment prefix)."""
+        return sh.after_program(self.parts)
+
+    def is_app(self, *names: str) -> bool:
+        return self.app in names
+
+    @cached_property
+    def lower(self) -> str:
+        return self.output.lower()
+
+    def has(self, *needles: str) -> bool:
+        """True if any needle (lower-case) occurs in the output, case-insensitively."""
+        low = self.lower
+        return any(n in low for n in needles)
+
+    def search(self, pattern: str, flags: int = re.MULTILINE) -> re.Match[str] | None:
+        return re.search(pattern, self.output, flags)
+
+    def findall(self, pattern: str, flags: int = re.MULTILINE) -> list[str]:
+        return re.findall(pattern, self.output, flags)
+
+    def replace_word(self, old: str, new: str) -> str:
+        """The script with the first whole-word `old` replaced by `new`."""
+        return sh.replace_word(self.script, old, new)
+
+    def then(self, *commands: str) -> str:
+        """Commands joined so each runs only if the previous one succeeded, in this shell."""
+        return sh.and_then(self.shell_name, *commands)
+
+    def sudo(self, command: str | None = None) -> str:
+        """`command` (default: the script) run with administrator rights in this shell."""
+        return sh.elevate(self.shell_name, self.script if command is None else command)
+
+
+def _run(case: Case) -> Iterator[tuple[int, int, int, Suggestion]]:
+    for order, r in enumerate(RULES):
+        try:
+            produced = list(r.func(case))
+        except Exception as exc:  # a broken rule must not hide the others' answers
+            _log.debug("rule %s failed: %s", r.name, exc)
+            continue
+        for i, item in enumerate(produced):
+            command, explanation = item if isinstance(item, tuple) else (item, r.explanation)
+            command = command.strip()
+            if command:
+                yield (
+                    r.priority,
+                    order,
+                    i,
+                    Suggestion(command, explanation, source="rules", rule=r.name),
+                )
+
+
+def run_rules(case: Case, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
+    """Every rule's suggestions for `case`, most specific first, identical commands once."""
+    if not case.script and not case.output.strip():
+        return []
+    ranked = sorted(_run(case), key=lambda t: t[:3])
+    seen: set[str] = set()
+    out: list[Suggestion] = []
+    original = " ".join(case.script.split())
+    for *_, s in ranked:
+        key = " ".join(s.command.split())
+        if key in seen or key == original:
+            continue
+        seen.add(key)
+        out.append(s)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def timed(case: Case) -> tuple[list[Suggestion], float]:
+    """Suggestions and the milliseconds they took (for benchmarks and logs)."""
+    t0 = time.perf_counter()
+    result = run_rules(case)
+    return result, (time.perf_counter() - t0) * 1000

@@ -1,0 +1,140 @@
+"""Facts about this machine the rules use: PATH programs, the OS package manager, listings.
+
+Everything is read lazily on first use (never at import) and the slow facts are cached.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+_WIN_EXTS = (".exe", ".cmd", ".bat", ".ps1", ".com")
+
+
+@cache
+def path_programs() -> tuple[str, ...]:
+    """Names of the executables on PATH (without Windows extensions), sorted."""
+    names: set[str] = set()
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        try:
+            entries = os.scandir(folder or ".")
+        except OSError:
+            continue
+        with entries:
+            for e in entries:
+                name = e.name
+                if sys.platform == "win32":
+                    low = name.lower()
+                    if low.endswith(_WIN_EXTS):
+                        names.add(name.rsplit(".", 1)[0])
+                elif os.access(e.path, os.X_OK) and not e.is_dir():
+                    names.add(name)
+    return tuple(sorted(names))
+
+
+def parse_os_release(text: str) -> dict[str, str]:
+    """Key/value pairs of an os-release file."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*([A-Z_]+)=(.*)", line)
+        if m:
+            out[m.group(1)] = m.group(2).strip().strip("\"'")
+    return out
+
+
+_MANAGER_BY_ID = {
+    "debian": "apt",
+    "ubuntu": "apt",
+    "linuxmint": "apt",
+    "pop": "apt",
+    "raspbian": "apt",
+    "kali": "apt",
+    "fedora": "dnf",
+    "rhel": "dnf",
+    "centos": "dnf",
+    "rocky": "dnf",
+    "almalinux": "dnf",
+    "amzn": "dnf",
+    "arch": "pacman",
+    "manjaro": "pacman",
+    "endeavouros": "pacman",
+    "opensuse": "zypper",
+    "suse": "zypper",
+    "alpine": "apk",
+}
+
+
+def manager_for(os_release: dict[str, str]) -> str:
+    """The package manager for an os-release description (apt when unsure)."""
+    ids = [os_release.get("ID", ""), *os_release.get("ID_LIKE", "").split()]
+    for i in ids:
+        for key, mgr in _MANAGER_BY_ID.items():
+            if i == key or i.startswith(key + "-"):
+                return mgr
+    return "apt"
+
+
+def system_manager() -> str:
+    """This machine's package manager: winget, brew, apt, dnf, pacman, zypper or apk.
+
+    `TERMWISE_PKG_MANAGER` overrides the detection (for unusual systems).
+    """
+    forced = os.environ.get("TERMWISE_PKG_MANAGER", "").strip().lower()
+    return forced or _detected_manager()
+
+
+@cache
+def _detected_manager() -> str:
+    if sys.platform == "win32":
+        return "winget"
+    if sys.platform == "darwin":
+        return "brew"
+    for path in ("/etc/os-release", "/usr/lib/os-release"):
+        try:
+            return manager_for(parse_os_release(Path(path).read_text(encoding="utf-8")))
+        except OSError:
+            continue
+    return "apt"
+
+
+def base_dir(cwd: str | None) -> Path:
+    return Path(cwd) if cwd else Path.cwd()
+
+
+def listing(folder: Path, dirs_only: bool = False) -> list[str]:
+    """Names in `folder` (empty when it cannot be read)."""
+    try:
+        with os.scandir(folder) as it:
+            return sorted(e.name for e in it if not dirs_only or e.is_dir())
+    except OSError:
+        return []
+
+
+def package_scripts(cwd: str | None) -> list[str]:
+    """Script names from package.json in `cwd` (empty without one)."""
+    if not cwd:
+        return []
+    try:
+        data = json.loads((Path(cwd) / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    return list(scripts) if isinstance(scripts, dict) else []
+
+
+def make_targets(cwd: str | None) -> list[str]:
+    """Targets defined in the Makefile in `cwd` (empty without one)."""
+    if not cwd:
+        return []
+    for name in ("GNUmakefile", "makefile", "Makefile"):
+        try:
+            text = (Path(cwd) / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        found = re.findall(r"^([A-Za-z0-9][\w./-]*)\s*:(?!=)", text, re.MULTILINE)
+        return list(dict.fromkeys(found))
+    return []

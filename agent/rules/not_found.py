@@ -1,0 +1,159 @@
+"""Command not found: the shell's own hints, famous typos, nearest command, install the tool."""
+
+from __future__ import annotations
+
+import re
+
+from termwise.agent.rules import data, env, fuzzy
+from termwise.agent.rules.engine import Case, rule
+from termwise.agent.rules.install import install_commands
+
+# How each shell reports a missing command; group 1 is the name.
+_NOT_FOUND = [
+    r"command not found: ([^\s'\"]+)",
+    r"^(?:[-\w/.]*(?:bash|sh|ksh)(?:\.exe)?: )?(?:line \d+: )?([^\s:'\"]+): command not found",
+    r"^(?:[-\w/.]*sh): \d+: ([^\s:]+): (?:not found|command not found)",
+    r"^fish: Unknown command:? '?([^\s']+)'?",
+    r"The term '([^']+)' is not recognized as (?:the|a) name of a cmdlet",
+    r"^'([^']+)' is not recognized as an internal or external command",
+    r"^Command '([^']+)' not found",
+    r"^No command '([^']+)' found",
+    r"The program '([^']+)' is currently not installed",
+    r"^(?:[-\w/.]*env): [‘'`]?([^\s'’:]+)[’']?: No such file or directory",
+    r"^(?:ksh|mksh|dash): ([^\s:]+): not found",
+]
+_NOT_FOUND_RE = [re.compile(p, re.MULTILINE) for p in _NOT_FOUND]
+
+
+def missing_command(case: Case) -> str | None:
+    """The command name the shell could not find, or None when this is not such an error."""
+    if "missing" in case._memo:
+        return case._memo["missing"]  # type: ignore[return-value]
+    name: str | None = None
+    out = case.output
+    if (
+        "not found" in out
+        or "not recognized" in out
+        or "Unknown command" in out
+        or "not installed" in out
+        or "No such file" in out
+    ):
+        for rx in _NOT_FOUND_RE:
+            m = rx.search(out)
+            if m:
+                name = m.group(1)
+                break
+    case._memo["missing"] = name
+    return name
+
+
+def typed_word(case: Case, name: str) -> str | None:
+    """The word in the script that is the missing command, if the user typed it."""
+    for w in case.parts:
+        if w == name or re.split(r"[\\/]", w)[-1] == name:
+            return w
+    if case.windows:
+        for w in case.parts:
+            if w.lower() == name.lower():
+                return w
+    return None
+
+
+@rule("cnf_printed_install", "The shell says which package provides this command.", priority=8)
+def printed_install(c: Case) -> list[str]:
+    if not missing_command(c):
+        return []
+    out: list[str] = []
+    for m in re.finditer(
+        r"^\s*((?:sudo\s+)?(?:apt(?:-get)?|snap|dnf|yum|pacman|zypper|pkg|brew|nix-env|apk)\s+"
+        r"(?:install|-S|add|-iA)\s+[^\s#]+(?:\s+--classic)?)\s*(?:#.*)?$",
+        c.output,
+        re.MULTILINE,
+    ):
+        out.append(" ".join(m.group(1).split()))
+    for m in re.finditer(r"Install package '([^']+)' to provide command", c.output):
+        out.append(f"sudo dnf install {m.group(1)}")
+    return out[:3]
+
+
+@rule("cnf_did_you_mean", "The shell suggests a similar command name.", priority=10)
+def printed_similar(c: Case) -> list[str]:
+    name = missing_command(c)
+    if not name:
+        return []
+    word = typed_word(c, name)
+    if not word:
+        return []
+    cands: list[str] = []
+    cands += re.findall(r"^\s*[Cc]ommand '([^']+)' from (?:deb|package|snap)", c.output, re.M)
+    m = re.search(r"Similar commands? (?:is|are):?\s*((?:\s*'[^']+'\s*)+)", c.output)
+    if m:
+        cands += re.findall(r"'([^']+)'", m.group(1))
+    m = re.search(r"The most similar commands? (?:is|are):?\s*(.+)", c.output)
+    if m:
+        cands += [w.strip(" .➤>\t") for w in m.group(1).split(",")]
+    fixes = [c.replace_word(word, x) for x in dict.fromkeys(cands) if x and x != name]
+    # Ubuntu also offers packages that provide the very name typed (python-is-python3).
+    for pkg in re.findall(rf"^\s*[Cc]ommand '{re.escape(name)}' from deb (\S+)", c.output, re.M):
+        fixes.append(f"sudo apt install {pkg}")
+    return fixes[:4]
+
+
+@rule("cnf_current_location", "PowerShell only runs programs in this folder with a .\\ prefix.", 9)
+def current_location(c: Case) -> list[str]:
+    m = c.search(r"The command (\S+) was not found, but does exist in the current location")
+    if not m:
+        return []
+    name = m.group(1)
+    return [c.replace_word(name, ".\\" + name) if name in c.script else ".\\" + c.script]
+
+
+@rule("cnf_known_typo", "A common mistyping of a command name.", priority=12)
+def known_typo(c: Case) -> list[str]:
+    name = missing_command(c)
+    word = c.parts[0] if c.parts else ""
+    typos = data.typos()
+    if name and name in typos:
+        fixed = typos[name]
+        word = typed_word(c, name) or name
+        if word in c.script:
+            return [
+                c.replace_word(word, fixed) if " " not in word else c.script.replace(word, fixed)
+            ]
+        return [fixed]
+    # `cd..` and friends are one word, so they do not always show up in the error text.
+    if word in typos and (name or c.exit_code not in (0, None)) and c.posix:
+        return [c.script.replace(word, typos[word], 1)]
+    return []
+
+
+@rule("cnf_install", "Install the missing program.", priority=20)
+def install_missing(c: Case) -> list[tuple[str, str]]:
+    name = missing_command(c)
+    if not name:
+        return []
+    base = re.split(r"[\\/]", name)[-1]
+    if base.startswith("."):
+        return []
+    return install_commands(c, base)[:3]
+
+
+def candidates(c: Case, word: str) -> list[str]:
+    """Command names a typo of `word` could mean, most common first."""
+    names = data.known_commands(c.family)
+    progs = env.path_programs()
+    first = word[:2].lower()
+    names += [p for p in progs if p[:1].lower() in first or word[:1].lower() in p[:2].lower()]
+    return names
+
+
+@rule("cnf_nearest", "The nearest command name to what was typed.", priority=25)
+def nearest_command(c: Case) -> list[str]:
+    name = missing_command(c)
+    if not name or "/" in name or "\\" in name:
+        return []
+    word = typed_word(c, name)
+    if not word:
+        return []
+    best = fuzzy.closest(name, candidates(c, name), n=3, ignore_case=c.windows)
+    return [c.replace_word(word, b) for b in best]

@@ -1,0 +1,23 @@
+"""Git: did-you-mean, upstream, rejected pushes, branches, identity and friends."""
+
+from __future__ import annotations
+
+import pytest
+from termwise.agent.rules import suggest_fixes
+
+from tests.agent.rules.cases_git import CASES, REJECTED
+from tests.agent.rules.table import T, check, ids
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_git_table(case: T) -> None:
+    """Each git failure yields the command git (or a seasoned user) would run next."""
+    check(case)
+
+
+def test_force_push_is_offered_with_a_warning() -> None:
+    """The force push is among the options but explained as discarding others' commits."""
+    got = suggest_fixes("git push", REJECTED, 1)
+    lease = next(s for s in got if "--force-with-lease" in s.command)
+    assert got[0].command != lease.command
+    assert "discard" in lease.explanation.lower()
