@@ -101,8 +101,9 @@ if [ -z "${__termwise_loaded-}" ] && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0
   __termwise_loaded=1
   __termwise_none=''
   # PS0 is expanded after a line is read, before it runs: the arithmetic sets the
-  # "a command ran" flag in this shell, the substitution prints the C mark.
-  PS0="${PS0-}"'${__termwise_none:$((__termwise_ran=1)):0}$(__termwise_preexec)'
+  # "a command ran" flag in this shell, the substitution prints the C mark. Ours goes
+  # first so a user PS0's text never reads as part of the command line.
+  PS0='${__termwise_none:$((__termwise_ran=1)):0}$(__termwise_preexec)'"${PS0-}"
   if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
     PROMPT_COMMAND=(__termwise_precmd "${PROMPT_COMMAND[@]}" __termwise_prompt)
   elif [ -n "${PROMPT_COMMAND-}" ]; then
