@@ -1,0 +1,1 @@
+"""Whitelisted skills the chat model may call: files, read-only commands, weather, email."""
