@@ -115,6 +115,7 @@ class MemoryConfig:
     short_term: int = doc("Recent commands kept per session.", 20)
     summary_every: int = doc("Summarise a session every N commands.", 10)
     top_n: int = doc("Memories retrieved into a prompt.", 3)
+    chat_turns: int = doc("Past exchanges `termwise chat` sends with each question.", 10)
 
 
 @dataclass
