@@ -1,0 +1,1 @@
+"""Suggestion turns: parse model answers into suggestions and run a turn as typed events."""

@@ -1,0 +1,218 @@
+"""One suggestion turn: instant rules, streamed model suggestions, verdicts, as typed events."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from termwise.agent.cancel import CancelToken
+from termwise.agent.config_schema import Config
+from termwise.agent.context import build_prompt, load_prompt, target_block
+from termwise.agent.events import (
+    Error,
+    Event,
+    Finished,
+    Question,
+    Status,
+    SuggestionReady,
+    VerdictReady,
+)
+from termwise.agent.llm.base import LlmClient, LlmError
+from termwise.agent.redact import redact
+from termwise.agent.suggest.parser import (
+    MAX_SUGGESTIONS,
+    ParsedQuestion,
+    ParsedSuggestion,
+    Problem,
+    SuggestionParser,
+)
+from termwise.agent.types import SessionContext, Suggestion, Verdict
+
+log = logging.getLogger(__name__)
+
+NO_MODEL = "no model configured — a model adds more; Settings…"
+MAX_RULE_SUGGESTIONS_WITH_MODEL = 3
+MAX_SAFETY_REVIEWS = 3
+_SEVERITY = {"safe": 0, "confirm": 1, "dangerous": 2}
+_RISK_LEVEL = {"low": "safe", "medium": "confirm", "high": "dangerous"}
+MemoryLookup = Callable[[str, int], list[str]]
+
+
+def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
+    """The instant tier for the block a fix is about; empty when the rules are not installed."""
+    block = target_block(ctx)
+    if block is None or block.exit_code in (None, 0):
+        return []
+    try:
+        from termwise.agent.rules import suggest_fixes
+    except ImportError:
+        return []
+    try:
+        return list(suggest_fixes(block.command, block.output, block.exit_code, ctx.shell))
+    except Exception:  # a broken rule must not cost the user the model's answer
+        log.exception("rules tier failed")
+        return []
+
+
+def verdict_for(command: str, shell: str) -> Verdict:
+    """The rules verdict; `confirm` when the safety package cannot say."""
+    try:
+        from termwise.agent.safety import classify
+    except ImportError:
+        return Verdict("confirm", ("safety checks unavailable",))
+    try:
+        return classify(command, shell)
+    except Exception:
+        log.exception("safety classify failed for a suggestion")
+        return Verdict("confirm", ("safety check failed",))
+
+
+def merge_review(verdict: Verdict, answer: str) -> Verdict:
+    """Fold a safety-model answer into a rules verdict: it may raise the level, never lower it."""
+    review = _first_json_object(answer)
+    if review is None:
+        return verdict
+    risk = str(review.get("risk", "")).strip().lower()
+    explanation = str(review.get("explanation", "") or "").strip()
+    level = verdict.level
+    model_level = _RISK_LEVEL.get(risk)
+    reasons = verdict.reasons
+    if model_level is not None and _SEVERITY[model_level] > _SEVERITY[level]:
+        level = model_level  # type: ignore[assignment]
+        reasons = (*reasons, f"model review: {risk} risk")
+    return Verdict(level, reasons, explanation or verdict.explanation)
+
+
+def _first_json_object(text: str) -> dict[str, Any] | None:
+    for m in re.finditer(r"\{", text):
+        try:
+            value, _ = json.JSONDecoder().raw_decode(text, m.start())
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+class SuggestTurn:
+    """Runs one request against a session context; renderers only see the events."""
+
+    def __init__(
+        self,
+        client: LlmClient | None,
+        config: Config,
+        memory: MemoryLookup | None = None,
+        *,
+        env_info: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.client = client
+        self.config = config
+        self.memory = memory
+        self.env_info = env_info  # None: probe the machine (cached)
+
+    def run(
+        self, question: str, context: SessionContext, cancel: CancelToken | None = None
+    ) -> Iterator[Event]:
+        """Yield events; an empty question means "fix the last failed command"."""
+        cancel = cancel or CancelToken()
+        shell = context.shell or "bash"
+        shown: list[Suggestion] = []
+        seen: set[str] = set()
+
+        def offer(s: Suggestion) -> Iterator[Event]:
+            key = " ".join(s.command.split())
+            if key in seen or len(shown) >= MAX_SUGGESTIONS:
+                return
+            seen.add(key)
+            s.verdict = verdict_for(s.command, shell)
+            shown.append(s)
+            yield SuggestionReady(len(shown) - 1, s)
+            yield VerdictReady(len(shown) - 1, s.verdict)
+
+        if not question.strip():
+            limit = MAX_RULE_SUGGESTIONS_WITH_MODEL if self.client else MAX_SUGGESTIONS
+            for s in rules_suggestions(context)[:limit]:
+                yield from offer(s)
+        if self.client is None:
+            yield Status(NO_MODEL)
+            yield Finished(cancelled=cancel.cancelled)
+            return
+        if cancel.cancelled:
+            yield Finished(cancelled=True)
+            return
+        yield Status("asking the model…")
+        asked = False
+        try:
+            prompt = build_prompt(
+                context, self.config, question, memory=self.memory, env_info=self.env_info
+            )
+            parser = SuggestionParser(shell)
+            stream = self.client.stream_chat(prompt.messages, task="suggest", cancel=cancel)
+            for delta in stream:
+                for item in parser.feed(delta.text):
+                    yield from self._item(item, offer)
+                    asked = asked or isinstance(item, ParsedQuestion)
+                if cancel.cancelled:
+                    break
+            if not cancel.cancelled:
+                for item in parser.finish():
+                    yield from self._item(item, offer)
+                    asked = asked or isinstance(item, ParsedQuestion)
+        except LlmError as exc:
+            yield Error(str(exc), retryable=exc.retryable)
+        except Exception as exc:  # the turn must end with Finished whatever broke
+            log.exception("suggestion turn failed")
+            yield Error(f"the suggestion turn failed: {exc}", retryable=True)
+        if cancel.cancelled:
+            yield Finished(cancelled=True)
+            return
+        yield from self._review(shown, shell, cancel)
+        if not shown and not asked:
+            yield Status("no suggestions for this one")
+        yield Finished(cancelled=cancel.cancelled)
+
+    def _item(
+        self, item: object, offer: Callable[[Suggestion], Iterator[Event]]
+    ) -> Iterator[Event]:
+        if isinstance(item, ParsedSuggestion):
+            yield from offer(item.suggestion)
+        elif isinstance(item, ParsedQuestion):
+            yield Question(item.text)
+        elif isinstance(item, Problem):
+            yield Error(item.message, retryable=True)
+
+    def _review(self, shown: list[Suggestion], shell: str, cancel: CancelToken) -> Iterator[Event]:
+        """Second step: the safety model explains flagged commands (and may raise, never lower)."""
+        assert self.client is not None
+        flagged = [(i, s) for i, s in enumerate(shown) if s.verdict and s.verdict.level != "safe"][
+            :MAX_SAFETY_REVIEWS
+        ]
+        for index, s in flagged:
+            if cancel.cancelled:
+                return
+            verdict = s.verdict or Verdict("confirm")
+            system = load_prompt(
+                "safety",
+                shell=shell,
+                level=verdict.level,
+                reasons="; ".join(verdict.reasons) or "no reason given",
+            )
+            command = s.command
+            if self.config.privacy.redact:
+                command = redact(command, self.config.privacy.patterns).text
+            messages = [
+                {"role": "system", "content": system},
+                {"role": "user", "content": command},
+            ]
+            try:
+                answer = self.client.complete(messages, task="safety")
+            except LlmError as exc:
+                log.info("safety review skipped: %s", exc)
+                return  # the rules verdict stands; one failure is enough to stop asking
+            merged = merge_review(verdict, answer)
+            if merged != verdict:
+                s.verdict = merged
+                yield VerdictReady(index, merged)
