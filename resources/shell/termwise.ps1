@@ -1,0 +1,87 @@
+# Termwise shell integration for Windows PowerShell 5.1 and PowerShell 7, dot-sourced
+# after the user's profile has loaded (`-NoExit -Command ". '<this file>'"`).
+# It wraps the prompt function (OSC 133 A/B/D with the exit status, OSC 7 and 9;9 for
+# the cwd) and PSReadLine's PSConsoleHostReadLine (OSC 633;E with the command line,
+# then OSC 133;C). No profile or other file is written.
+
+if (Test-Path variable:global:__TermwiseState) { return }
+
+$global:__TermwiseState = @{
+    # PowerShell 5.1 has no `e escape: build the control characters by code.
+    Esc            = [string][char]0x1b
+    Bel            = [string][char]0x07
+    OriginalPrompt = $function:prompt
+    ReadLine       = $null
+    LastHistoryId  = -1
+}
+$__termwiseLast = Get-History -Count 1
+if ($__termwiseLast) { $global:__TermwiseState.LastHistoryId = $__termwiseLast.Id }
+Remove-Variable __termwiseLast
+
+function global:__Termwise-Osc([string]$Body) {
+    $global:__TermwiseState.Esc + ']' + $Body + $global:__TermwiseState.Bel
+}
+
+# The command line travels inside an OSC: backslash, ';' and control characters escaped.
+function global:__Termwise-Escape([string]$Text) {
+    $builder = New-Object System.Text.StringBuilder
+    foreach ($ch in $Text.ToCharArray()) {
+        $code = [int]$ch
+        if ($ch -eq '\') { [void]$builder.Append('\\') }
+        elseif ($ch -eq ';') { [void]$builder.Append('\x3b') }
+        elseif ($code -lt 0x20 -or $code -eq 0x7f) { [void]$builder.Append(('\x{0:x2}' -f $code)) }
+        else { [void]$builder.Append($ch) }
+    }
+    $builder.ToString()
+}
+
+function global:__Termwise-Cwd {
+    $location = Get-Location
+    if ($location.Provider.Name -ne 'FileSystem') { return '' }
+    $path = $location.ProviderPath
+    $url = ([System.Uri]$path).AbsoluteUri  # file:///C:/Users/me%20too
+    (__Termwise-Osc "7;$url") + (__Termwise-Osc "9;9;`"$path`"")
+}
+
+function global:prompt {
+    # $? and $LASTEXITCODE first: anything run here would overwrite them.
+    $succeeded = $?
+    $native = $global:LASTEXITCODE
+    $state = $global:__TermwiseState
+    $out = ''
+    $last = Get-History -Count 1
+    if ($last -and $last.Id -ne $state.LastHistoryId) {
+        # A command ran since the last prompt (an empty line adds no history entry).
+        $state.LastHistoryId = $last.Id
+        if ($succeeded) { $code = 0 }
+        elseif ($native -is [int] -and $native -ne 0) { $code = $native }
+        else { $code = 1 }
+        $out += (__Termwise-Cwd) + (__Termwise-Osc "133;D;$code")
+    }
+    else {
+        $out += __Termwise-Cwd
+    }
+    $out += __Termwise-Osc '133;A'
+    $global:LASTEXITCODE = $native  # the user's prompt sees the command's status
+    if ($state.OriginalPrompt) {
+        $out += (& $state.OriginalPrompt) -join ''
+    }
+    else {
+        $out += "PS $($executionContext.SessionState.Path.CurrentLocation)$('>' * ($nestedPromptLevel + 1)) "
+    }
+    $global:LASTEXITCODE = $native
+    $out + (__Termwise-Osc '133;B')
+}
+
+# PSReadLine reads every interactive line through this function: the line it returns
+# is what runs next, so the command line and the "output starts" mark go out here.
+if (Get-Command PSConsoleHostReadLine -CommandType Function -ErrorAction SilentlyContinue) {
+    $global:__TermwiseState.ReadLine = $function:PSConsoleHostReadLine
+    function global:PSConsoleHostReadLine {
+        $line = & $global:__TermwiseState.ReadLine
+        if ($line -and $line.Trim()) {
+            [Console]::Write((__Termwise-Osc "633;E;$(__Termwise-Escape $line)") + (__Termwise-Osc '133;C'))
+        }
+        $line
+    }
+}

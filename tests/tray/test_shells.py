@@ -1,0 +1,186 @@
+"""Shell discovery, launch commands and the integration scripts' text."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from termwise.tray.errors import TrayError
+from termwise.tray.shells import (
+    KNOWN_SHELLS,
+    ShellNotFound,
+    UnknownShell,
+    available_shells,
+    default_shell,
+    launch_command,
+    script_path,
+)
+from termwise.tray.stream import StreamParser
+
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX shells and PATH")
+
+
+def fake_program(folder: Path, name: str) -> Path:
+    """A real executable file named like a shell, for PATH lookups."""
+    path = folder / name
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+@posix_only
+def test_available_shells_are_absolute_paths_found_on_path(tmp_path: Path) -> None:
+    """Only shells on PATH are listed, each with its absolute path, in a stable order."""
+    zsh = fake_program(tmp_path, "zsh")
+    bash = fake_program(tmp_path, "bash")
+    assert available_shells({"PATH": str(tmp_path)}) == {"bash": str(bash), "zsh": str(zsh)}
+    assert available_shells({"PATH": str(tmp_path / "empty")}) == {}
+
+
+@posix_only
+def test_this_machine_has_bash() -> None:
+    """The real PATH finds the real bash."""
+    found = available_shells()
+    assert os.path.samefile(found["bash"], shutil.which("bash") or "")
+
+
+@posix_only
+def test_default_shell_choice(tmp_path: Path) -> None:
+    """Configured shell first, then the login shell when known, then bash."""
+    fake_program(tmp_path, "bash")
+    fake_program(tmp_path, "zsh")
+    env = {"PATH": str(tmp_path), "SHELL": "/usr/bin/zsh"}
+    assert default_shell("pwsh", env) == "pwsh"
+    assert default_shell("", env) == "zsh"
+    assert default_shell("", {**env, "SHELL": "/bin/sh"}) == "bash"
+    assert default_shell("", {"PATH": str(tmp_path / "none")}) == "bash"
+
+
+def test_unknown_shell_lists_the_available_ones() -> None:
+    """A name Termwise cannot start is refused with the names it can start."""
+    with pytest.raises(UnknownShell) as caught:
+        launch_command("fish", session_id="s1", base_env=dict(os.environ))
+    message = str(caught.value)
+    assert "'fish'" in message
+    for name in KNOWN_SHELLS:
+        assert name in message
+    for name in available_shells():
+        assert name in message.split("on this machine:")[1]
+    assert isinstance(caught.value, TrayError)
+
+
+@posix_only
+def test_missing_shell_binary_is_named(tmp_path: Path) -> None:
+    """A known shell that is not installed names the program that was looked for."""
+    with pytest.raises(ShellNotFound, match=r"'zsh'.*no 'zsh' on PATH"):
+        launch_command("zsh", session_id="s1", base_env={"PATH": str(tmp_path)})
+    assert issubclass(ShellNotFound, TrayError)
+
+
+@posix_only
+def test_bash_launch_injects_the_rcfile_and_session(tmp_path: Path) -> None:
+    """bash starts with our rcfile; the env carries the session id; the caller's env is kept."""
+    bash = fake_program(tmp_path, "bash")
+    base = {"PATH": str(tmp_path), "HOME": "/home/u", "FOO": "bar"}
+    spec = launch_command("bash", session_id="s42", base_env=base)
+    assert spec.name == "bash"
+    assert spec.argv[:2] == [str(bash), "--rcfile"]
+    assert Path(spec.argv[2]).is_file() and spec.argv[2].endswith("termwise.bash")
+    assert spec.env["TERMWISE_SESSION"] == "s42"
+    assert spec.env["FOO"] == "bar" and spec.env["TERM"]
+    assert "TERMWISE_SESSION" not in base  # not mutated
+
+
+@posix_only
+def test_zsh_launch_uses_a_private_zdotdir(tmp_path: Path) -> None:
+    """zsh gets a wrapper ZDOTDIR with dotfile names; the user's ZDOTDIR is passed along."""
+    fake_program(tmp_path, "zsh")
+    spec = launch_command(
+        "zsh", session_id="s1", base_env={"PATH": str(tmp_path), "ZDOTDIR": "/home/u/.zsh"}
+    )
+    wrapper = Path(spec.env["ZDOTDIR"])
+    assert wrapper != Path("/home/u/.zsh")
+    assert {p.name for p in wrapper.iterdir()} >= {".zshenv", ".zshrc", ".zprofile"}
+    assert spec.env["TERMWISE_USER_ZDOTDIR"] == "/home/u/.zsh"
+    shutil.rmtree(wrapper)
+
+
+@posix_only
+def test_powershell_launch_keeps_the_profile(tmp_path: Path) -> None:
+    """PowerShell dot-sources our script with -NoExit and without -NoProfile."""
+    pwsh = fake_program(tmp_path, "pwsh")
+    spec = launch_command("pwsh", session_id="s1", base_env={"PATH": str(tmp_path)})
+    assert spec.argv[0] == str(pwsh)
+    assert "-NoExit" in spec.argv and "-NoProfile" not in spec.argv
+    command = spec.argv[spec.argv.index("-Command") + 1]
+    script = re.fullmatch(r"\. '(.*)'", command)
+    assert script and Path(script.group(1)).is_file()
+
+
+def test_integration_files_ship_in_the_package() -> None:
+    """Every script is reachable through importlib.resources (and so lands in the wheel)."""
+    for parts in (
+        ("termwise.bash",),
+        ("termwise.ps1",),
+        ("termwise.cmd",),
+        ("zsh", "termwise.zsh"),
+        ("zsh", "zshenv.zsh"),
+        ("zsh", "zprofile.zsh"),
+        ("zsh", "zshrc.zsh"),
+    ):
+        assert script_path(*parts).is_file(), parts
+
+
+def test_powershell_script_text() -> None:
+    """The PowerShell script emits every mark, is 5.1-safe, and writes no file."""
+    text = script_path("termwise.ps1").read_text(encoding="utf-8")
+    for mark in ("'133;A'", "'133;B'", "'133;C'", '"133;D;$code"', '"633;E;', '"7;$url"'):
+        assert mark in text, mark
+    assert not re.search(r'"[^"\n]*`e', text)  # PowerShell 5.1 has no `e escape
+    assert "[char]0x1b" in text
+    body = text.split("function global:prompt {", 1)[1]
+    first = [line.strip() for line in body.splitlines() if line.strip()][1]
+    assert first == "$succeeded = $?"  # before anything can overwrite it
+    assert "function global:PSConsoleHostReadLine" in text
+    for writer in ("Set-Content", "Add-Content", "Out-File", "$PROFILE"):
+        assert writer not in text
+
+
+def _cmd_prompt(script: str, old_prompt: str | None) -> str:
+    """The PROMPT value termwise.cmd sets (cmd's `set` line, with %PROMPT% expanded)."""
+    line = next(x for x in script.splitlines() if x.startswith('@set "PROMPT=$e'))
+    value = line[len('@set "PROMPT=') : -1]
+    return value.replace("%PROMPT%", old_prompt or "$P$G")
+
+
+def _expand_cmd_prompt(prompt: str, cwd: str) -> bytes:
+    """cmd.exe's documented PROMPT codes that termwise.cmd uses."""
+    codes = {"e": "\x1b", "P": cwd, "G": ">", "$": "$"}
+    return re.sub(r"\$(.)", lambda m: codes.get(m.group(1), ""), prompt).encode()
+
+
+def test_cmd_prompt_marks_parse_into_blocks() -> None:
+    """The prompt termwise.cmd builds, as cmd would print it, yields blocks and the cwd."""
+    script = script_path("termwise.cmd").read_text(encoding="utf-8")
+    assert not any(
+        line.lower().startswith(("echo off", "@echo off")) for line in script.splitlines()
+    )
+    raw = script_path("termwise.cmd").read_bytes()
+    assert raw.count(b"\r\n") == raw.count(b"\n")  # batch files want CRLF
+    prompt = _expand_cmd_prompt(_cmd_prompt(script, "[$P]$G"), r"C:\work")
+    assert b"[C:\\work]>" in prompt
+    parser = StreamParser()
+    parser.feed(prompt + b"echo hi\r\nhi\r\n\r\n" + prompt + b"\r\n" + prompt)
+    [block] = parser.blocks()
+    assert (block.command, block.text(), block.cwd) == ("echo hi", "hi", r"C:\work")
+
+
+def test_cmd_script_keeps_an_already_marked_prompt() -> None:
+    """A PROMPT inherited from another Termwise session is not wrapped twice."""
+    script = script_path("termwise.cmd").read_text(encoding="utf-8")
+    assert 'if not "%PROMPT:133;A=%"=="%PROMPT%" goto :eof' in script
