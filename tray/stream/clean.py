@@ -37,8 +37,47 @@ def clean_text(raw: bytes) -> str:
     return text
 
 
+# After these the line is empty and the cursor at column 0: what came before is moot.
+_LINE_RESETS = ("\r\x1b[2K", "\x1b[2K\r", "\r\x1b[K", "\r\x1b[0K")
+_VERTICAL = re.compile(r"\x1b\[[0-?]*[ -/]*[ABEF]")
+
+
 def _render(text: str) -> str:
-    """Replay carriage returns, backspaces, erase-line and cursor moves over a line grid."""
+    """Replay carriage returns, backspaces, erase-line and cursor moves."""
+    if _VERTICAL.search(text):  # cursor up/down: lines interact, replay the whole grid
+        return "\n".join(line.replace("\x1b", "").rstrip() for line in _emulate(text))
+    out: list[str] = []
+    for line in text.split("\n"):
+        if "\r" not in line and "\x08" not in line and "\x1b" not in line:
+            out.append(line)
+            continue
+        start = 0
+        for reset in _LINE_RESETS:
+            found = line.rfind(reset)
+            if found >= 0:
+                start = max(start, found + len(reset))
+        line = line[start:]
+        if "\x08" in line or "\x1b" in line:
+            line = _emulate(line)[0]
+        elif "\r" in line:
+            line = _overlay(line.split("\r"))
+        # Rewrites pad with spaces (zsh's PROMPT_SP draws a line of them); trailing
+        # blanks are invisible on screen, so they go.
+        out.append(line.replace("\x1b", "").rstrip())
+    return "\n".join(out)
+
+
+def _overlay(segments: list[str]) -> str:
+    """The line left after writing each segment from column 0 over the previous ones."""
+    shown = segments[-1]
+    for seg in reversed(segments[:-1]):
+        if len(seg) > len(shown):
+            shown += seg[len(shown) :]
+    return shown
+
+
+def _emulate(text: str) -> list[str]:
+    """A small line grid: text overwrites at the cursor; controls move it or erase."""
     lines: list[str] = [""]
     row = col = 0
     pos = 0
@@ -62,9 +101,7 @@ def _render(text: str) -> str:
             row, col = _csi(lines, row, col, param, final)
     if pos < len(text):
         _write(lines, row, col, text[pos:])
-    # Rewrites pad with spaces (zsh's PROMPT_SP draws a whole line of them); trailing
-    # blanks are invisible on screen, so they go.
-    return "\n".join(line.replace("\x1b", "").rstrip() for line in lines)
+    return lines
 
 
 def _write(lines: list[str], row: int, col: int, seg: str) -> tuple[int, int]:

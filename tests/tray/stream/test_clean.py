@@ -45,3 +45,16 @@ def test_zsh_prompt_sp_padding_is_invisible() -> None:
     """zsh's end-of-output marker (reverse `%`, spaces, `\\r \\r`) leaves no text behind."""
     raw = b"hi\r\n\x1b[1m\x1b[7m%\x1b[27m\x1b[1m\x1b[0m" + b" " * 79 + b"\r \r"
     assert clean_text(raw).rstrip("\n") == "hi"
+
+
+def test_line_reset_at_the_start_of_a_line() -> None:
+    """`\\r` + erase-line right at a line's start drops everything drawn before it."""
+    assert clean_text(b"\r\x1b[Kfirst\r\x1b[Klast") == "last"
+    assert clean_text(b"old text\x1b[2K\rnew") == "new"
+
+
+def test_multi_line_redraw_with_cursor_up() -> None:
+    """Two progress lines redrawn in place with cursor-up end in their final state."""
+    raw = b"a: 10%\r\nb: 10%\r\n"
+    raw += b"\x1b[2A\ra: 100%\x1b[K\r\nb: 100%\x1b[K\r\n"
+    assert clean_text(raw) == "a: 100%\nb: 100%\n"
