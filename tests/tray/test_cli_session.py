@@ -20,6 +20,12 @@ from tests.tray.serve_support import (
 )
 
 
+@pytest.fixture(autouse=True)
+def plain_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shells start from an empty HOME: the machine's own dotfiles stay out of the tests."""
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
 @pytest.fixture
 def serve(termwise_home: Path) -> Iterator[ServeProcess]:
     yield from serve_fixture(termwise_home)
