@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from termwise.agent.rules import (  # noqa: F401  (importing a module registers its rules)
+    docker,
+    files,
     git,
+    misc,
+    node,
     not_found,
+    packages,
     permission,
     python,
+    subcommands,
+    windows,
 )
 from termwise.agent.rules.engine import RULES, Case, run_rules
 from termwise.agent.types import Suggestion

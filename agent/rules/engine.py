@@ -112,6 +112,19 @@ class Case:
     def findall(self, pattern: str, flags: int = re.MULTILINE) -> list[str]:
         return re.findall(pattern, self.output, flags)
 
+    def block_after(self, header: str) -> list[str]:
+        """The indented lines right after the first line matching `header` (hint lists)."""
+        m = re.search(
+            header + r"[^\n]*\n((?:[ \t]*(?:npm (?:ERR!|error))?[ \t]+\S[^\n]*(?:\n|$))+)",
+            self.output,
+        )
+        if not m:
+            return []
+        lines = [
+            re.sub(r"^\s*(?:npm (?:ERR!|error))?\s*", "", ln) for ln in m.group(1).splitlines()
+        ]
+        return [ln.split(" #")[0].strip() for ln in lines if ln.strip()]
+
     def replace_word(self, old: str, new: str) -> str:
         """The script with the first whole-word `old` replaced by `new`."""
         return sh.replace_word(self.script, old, new)

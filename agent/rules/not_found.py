@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+import sys
 
-from termwise.agent.rules import data, env, fuzzy
+from termwise.agent.rules import data, env, fuzzy, translate
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.install import install_commands
 
@@ -141,6 +142,9 @@ def install_missing(c: Case) -> list[tuple[str, str]]:
 def candidates(c: Case, word: str) -> list[str]:
     """Command names a typo of `word` could mean, most common first."""
     names = data.known_commands(c.family)
+    # This machine's PATH only says something about shells of its own kind.
+    if c.windows != (sys.platform == "win32"):
+        return names
     progs = env.path_programs()
     first = word[:2].lower()
     names += [p for p in progs if p[:1].lower() in first or word[:1].lower() in p[:2].lower()]
@@ -153,7 +157,7 @@ def nearest_command(c: Case) -> list[str]:
     if not name or "/" in name or "\\" in name:
         return []
     word = typed_word(c, name)
-    if not word:
+    if not word or (c.windows and translate.known(name.lower())):
         return []
     best = fuzzy.closest(name, candidates(c, name), n=3, ignore_case=c.windows)
     return [c.replace_word(word, b) for b in best]

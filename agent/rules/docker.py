@@ -1,0 +1,112 @@
+"""Docker: daemon not running, socket permissions, unknown commands, compose, name clashes."""
+
+from __future__ import annotations
+
+import re
+
+from termwise.agent.rules import data, fuzzy
+from termwise.agent.rules.engine import Case, rule
+
+
+@rule("docker_daemon_down", "The Docker daemon is not running: start it.", priority=5)
+def daemon_down(c: Case) -> list[tuple[str, str]]:
+    if not c.has(
+        "cannot connect to the docker daemon",
+        "is the docker daemon running",
+        "docker daemon is not running",
+        "open //./pipe/docker",
+        "error during connect",
+    ):
+        return []
+    if "permission denied" in c.lower:
+        return []
+    if c.powershell:
+        start = 'Start-Process "$env:ProgramFiles\\Docker\\Docker\\Docker Desktop.exe"'
+        return [(start, "Start Docker Desktop, wait for it to be ready, then retry.")]
+    if c.cmd:
+        return [
+            (
+                'start "" "%ProgramFiles%\\Docker\\Docker\\Docker Desktop.exe"',
+                "Start Docker Desktop, wait for it to be ready, then retry.",
+            )
+        ]
+    if "/users/" in c.lower or "docker.raw.sock" in c.lower or ".docker/run" in c.lower:
+        return [("open -a Docker", "Start Docker Desktop, then retry.")]
+    return [
+        (c.then("sudo systemctl start docker", c.script), "Start the Docker service, then retry."),
+        (
+            c.then("sudo service docker start", c.script),
+            "Start Docker where systemd is not running (WSL, containers).",
+        ),
+        ("open -a Docker", "On macOS: start Docker Desktop."),
+    ]
+
+
+@rule("docker_socket_permission", "Your user may not use the Docker socket.", priority=5)
+def socket_permission(c: Case) -> list[tuple[str, str]]:
+    if (
+        "docker" not in c.lower
+        or "permission denied" not in c.lower
+        or "docker.sock" not in c.lower
+    ):
+        return []
+    return [
+        (c.sudo(), "Run it as root."),
+        (
+            c.then("sudo usermod -aG docker $USER", "newgrp docker"),
+            "Join the docker group (once), so no sudo is needed.",
+        ),
+    ]
+
+
+@rule("docker_unknown_command", "The nearest docker command.", priority=6)
+def unknown_command(c: Case) -> list[str]:
+    if not c.is_app("docker"):
+        return []
+    m = c.search(r"docker: '([^']+)' is not a docker command") or c.search(
+        r"unknown command: docker (\S+)"
+    )
+    if not m:
+        return []
+    wrong = m.group(1)
+    if wrong == "compose":
+        return [re.sub(r"\bdocker compose\b", "docker-compose", c.script, count=1)]
+    printed = re.findall(r"Did you mean (?:this|one of these)\?\s*\n\s+(\S+)", c.output)
+    best = printed or fuzzy.closest(wrong, data.subcommands("docker"), n=2)
+    return [c.replace_word(wrong, b) for b in best]
+
+
+@rule("docker_compose_v2", "Compose v2 is a docker subcommand: `docker compose`.", priority=8)
+def compose_v2(c: Case) -> list[str]:
+    from termwise.agent.rules.not_found import missing_command
+
+    if missing_command(c) != "docker-compose":
+        return []
+    return [re.sub(r"\bdocker-compose\b", "docker compose", c.script, count=1)]
+
+
+@rule("docker_name_in_use", "A container already has that name: remove it first.", priority=6)
+def name_in_use(c: Case) -> list[str]:
+    m = c.search(r'The container name "/([^"]+)" is already in use')
+    if not m:
+        return []
+    return [c.then(f"docker rm -f {m.group(1)}", c.script), f"docker start {m.group(1)}"]
+
+
+@rule("docker_login", "The image is private or misspelled: log in, or check its name.", 9)
+def pull_denied(c: Case) -> list[str]:
+    if (
+        "pull access denied" not in c.lower
+        and "requested access to the resource is denied" not in c.lower
+    ):
+        return []
+    return [c.then("docker login", c.script)]
+
+
+@rule("docker_no_dockerfile", "There is no Dockerfile here.", priority=9)
+def no_dockerfile(c: Case) -> list[str]:
+    if not c.is_app("docker") or not re.search(
+        r"(?:open|failed to read) .*Dockerfile.*no such file", c.output, re.I | re.S
+    ):
+        return []
+    return ["ls" if c.posix else "dir", re.sub(r"\s\.$", " -f path/to/Dockerfile .", c.script)]

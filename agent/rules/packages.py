@@ -1,0 +1,112 @@
+"""OS package managers: unknown packages, renamed packages, locks, interrupted dpkg, headers."""
+
+from __future__ import annotations
+
+import re
+
+from termwise.agent.rules import data
+from termwise.agent.rules.engine import Case, rule
+from termwise.agent.rules.install import posix_manager
+
+
+@rule(
+    "apt_unable_to_locate",
+    "The package lists are stale or the name differs: update, or use the real name.",
+    6,
+)
+def unable_to_locate(c: Case) -> list[tuple[str, str]]:
+    m = c.search(r"E: Unable to locate package (\S+)") or c.search(
+        r"E: Package '([^']+)' has no installation candidate"
+    )
+    if not m:
+        return []
+    pkg = m.group(1)
+    out: list[tuple[str, str]] = []
+    renamed = data.apt_renames().get(pkg) or data.apt_renames().get(pkg.lower())
+    if renamed and renamed != pkg:
+        out.append(
+            (c.replace_word(pkg, renamed), f"On Debian/Ubuntu the package is called {renamed}.")
+        )
+    apt = "apt-get" if c.is_app("apt-get") else "apt"
+    sudo = "sudo " if c.script.startswith("sudo") else ""
+    out.append((c.then(f"{sudo}{apt} update", c.script), "Refresh the package lists, then retry."))
+    out.append((f"apt search {pkg}", "Search for the package's real name."))
+    return out
+
+
+@rule("apt_lock_held", "Another apt/dpkg is running: wait for it, or see which one.", priority=8)
+def lock_held(c: Case) -> list[tuple[str, str]]:
+    m = c.search(r"Could not get lock (\S+?)\.? It is held by process (\d+)")
+    if not m:
+        return []
+    return [
+        (
+            f"ps -p {m.group(2)} -o pid,etime,cmd",
+            "See what holds the lock (often unattended-upgrades).",
+        ),
+        (c.then(f"sudo kill {m.group(2)}", c.script), "Stop it and retry (only if it is stuck)."),
+    ]
+
+
+@rule("dpkg_interrupted", "dpkg was interrupted: finish configuring, as it says.", priority=4)
+def dpkg_interrupted(c: Case) -> list[str]:
+    if "dpkg was interrupted" not in c.output:
+        return []
+    return [c.then("sudo dpkg --configure -a", c.script)]
+
+
+@rule("apt_broken_deps", "Unmet dependencies: let apt repair them.", priority=9)
+def broken(c: Case) -> list[str]:
+    if "Unmet dependencies" not in c.output and "you have held broken packages" not in c.output:
+        return []
+    return ["sudo apt --fix-broken install", c.then("sudo apt update", c.script)]
+
+
+@rule("brew_no_formula", "No formula by that name: search for it, or try it as a cask.", priority=8)
+def brew_no_formula(c: Case) -> list[str]:
+    m = c.search(r'No (?:available )?formula (?:or cask )?with the name "([^"]+)"')
+    if not m or not c.is_app("brew"):
+        return []
+    pkg = m.group(1)
+    hint = re.findall(r"^\s*(brew install [^\n]+?)\s*$", c.output, re.M)
+    return [*hint, f"brew search {pkg}", f"brew install --cask {pkg}"]
+
+
+@rule("dnf_no_match", "No package by that name: search for what provides it.", priority=9)
+def dnf_no_match(c: Case) -> list[str]:
+    m = c.search(r"No match for argument: (\S+)")
+    if not m or not c.is_app("dnf", "yum"):
+        return []
+    return [f"dnf provides '*/{m.group(1)}'", f"dnf search {m.group(1)}"]
+
+
+@rule(
+    "pacman_target_not_found", "Refresh the package databases, or search for the name.", priority=9
+)
+def pacman_missing(c: Case) -> list[str]:
+    m = c.search(r"error: target not found: (\S+)")
+    if not m or not c.is_app("pacman"):
+        return []
+    return [c.then("sudo pacman -Sy", c.script), f"pacman -Ss {m.group(1)}"]
+
+
+@rule("missing_header", "A C header is missing: install the development package.", priority=8)
+def missing_header(c: Case) -> list[str]:
+    m = c.search(r"fatal error: ([\w./+-]+\.h): No such file or directory") or c.search(
+        r"(pg_config) executable not found"
+    )
+    if not m:
+        return []
+    entry = data.headers().get(m.group(1))
+    if not entry or c.windows:
+        return []
+    mgr = posix_manager(c)
+    pkg = entry.get(mgr)
+    if not pkg or pkg == "none":
+        return []
+    return {
+        "apt": [f"sudo apt install {pkg}"],
+        "dnf": [f"sudo dnf install {pkg}"],
+        "pacman": [f"sudo pacman -S {pkg}"],
+        "brew": [f"brew install {pkg}"],
+    }.get(mgr, [])

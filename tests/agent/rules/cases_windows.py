@@ -1,0 +1,136 @@
+"""PowerShell and cmd: execution policy, Unix commands typed there, && in 5.1, curl alias."""
+
+from __future__ import annotations
+
+from tests.agent.rules.cases_not_found import CMD, PS7, PS51
+from tests.agent.rules.table import T
+
+
+def param(cmdlet: str, name: str) -> str:
+    return (
+        f"{cmdlet} : A parameter cannot be found that matches parameter name '{name}'.\n"
+        f"At line:1 char:4\n    + CategoryInfo          : InvalidArgument: (:) [{cmdlet}], ParameterBindingException\n"
+    )
+
+
+POLICY = (
+    "{0} : File {1} cannot be loaded because running scripts is disabled on this system. For more "
+    "information, see about_Execution_Policies at https:/go.microsoft.com/fwlink/?LinkID=135170.\n"
+    "At line:1 char:1\n    + CategoryInfo          : SecurityError: (:) [], PSSecurityException\n"
+    "    + FullyQualifiedErrorId : UnauthorizedAccess\n"
+)
+AND_AND = (
+    "At line:1 char:7\n+ npm i && npm start\n+       ~~\nThe token '&&' is not a valid statement "
+    "separator in this version.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n"
+)
+
+CASES = [
+    T(
+        ".\\venv\\Scripts\\Activate.ps1",
+        POLICY.format(".\\venv\\Scripts\\Activate.ps1", "C:\\proj\\venv\\Scripts\\Activate.ps1"),
+        "Set-ExecutionPolicy -Scope CurrentUser RemoteSigned",
+        "powershell",
+    ),
+    T(
+        "npm run dev",
+        POLICY.format("npm", "C:\\Program Files\\nodejs\\npm.ps1"),
+        "Set-ExecutionPolicy -Scope CurrentUser RemoteSigned",
+        "powershell",
+    ),
+    T(
+        ".\\build.ps1",
+        POLICY.format(".\\build.ps1", "C:\\src\\build.ps1"),
+        "powershell -ExecutionPolicy Bypass -File C:\\src\\build.ps1",
+        "pwsh",
+        first=False,
+    ),
+    T("ls -la", param("Get-ChildItem", "la"), "Get-ChildItem -Force", "powershell"),
+    T("ls -la", CMD.format("ls"), "dir /a", "cmd"),
+    T("ls", CMD.format("ls"), "dir", "cmd"),
+    T(
+        "rm -rf node_modules",
+        param("Remove-Item", "rf"),
+        "Remove-Item -Recurse -Force node_modules",
+        "powershell",
+    ),
+    T(
+        "rm -rf node_modules",
+        param("Remove-Item", "rf"),
+        "Remove-Item -Recurse -Force node_modules",
+        "pwsh",
+    ),
+    T("rm -rf build/out", CMD.format("rm"), "rmdir /s /q build\\out", "cmd"),
+    T("rm notes.txt", CMD.format("rm"), "del notes.txt", "cmd"),
+    T("cat README.md", CMD.format("cat"), "type README.md", "cmd"),
+    T(
+        "grep error app.log",
+        PS51.format("grep"),
+        "Select-String -Pattern error -Path app.log",
+        "powershell",
+    ),
+    T("grep -i error app.log", CMD.format("grep"), "findstr /i error app.log", "cmd"),
+    T("docker ps | grep web", PS7.format("grep"), "docker ps | Select-String -Pattern web", "pwsh"),
+    T("touch index.html", PS51.format("touch"), "New-Item -ItemType File index.html", "powershell"),
+    T("touch index.html", CMD.format("touch"), "type nul > index.html", "cmd"),
+    T("which python", PS51.format("which"), "Get-Command python", "powershell"),
+    T("which python", CMD.format("which"), "where python", "cmd"),
+    T(
+        "export NODE_ENV=production",
+        PS51.format("export"),
+        '$env:NODE_ENV = "production"',
+        "powershell",
+    ),
+    T("export NODE_ENV=production", CMD.format("export"), "set NODE_ENV=production", "cmd"),
+    T(
+        "NODE_ENV=production node app.js",
+        PS7.format("NODE_ENV=production"),
+        '$env:NODE_ENV = "production"; node app.js',
+        "pwsh",
+    ),
+    T("cp -r src dist", CMD.format("cp"), "xcopy /E /I src dist", "cmd"),
+    T(
+        "cp -r src dist",
+        param("Copy-Item", "r").replace("'r'", "'r'"),
+        "Copy-Item -Recurse src dist",
+        "powershell",
+    ),
+    T("mv a.txt b.txt", CMD.format("mv"), "move a.txt b.txt", "cmd"),
+    T("pwd", CMD.format("pwd"), "cd", "cmd"),
+    T("clear", CMD.format("clear"), "cls", "cmd"),
+    T(
+        "ps aux",
+        "Get-Process : A positional parameter cannot be found that accepts argument 'aux'.",
+        "Get-Process",
+        "powershell",
+    ),
+    T("kill -9 4242", param("Stop-Process", "9"), "Stop-Process -Id 4242 -Force", "powershell"),
+    T("kill 4242", CMD.format("kill"), "taskkill /PID 4242 /F", "cmd"),
+    T(
+        "head -n 20 app.log",
+        PS51.format("head"),
+        "Get-Content app.log -TotalCount 20",
+        "powershell",
+    ),
+    T("tail -f app.log", PS7.format("tail"), "Get-Content app.log -Wait", "pwsh"),
+    T(
+        "curl -X POST https://api.example.com/x",
+        param("Invoke-WebRequest", "X"),
+        "curl.exe -X POST https://api.example.com/x",
+        "powershell",
+    ),
+    T(
+        "curl -H 'Accept: application/json' https://api.example.com",
+        "Invoke-WebRequest : Cannot bind parameter 'Headers'. Cannot convert the \"Accept: application/json\" value",
+        "curl.exe -H 'Accept: application/json' https://api.example.com",
+        "powershell",
+    ),
+    T("npm i && npm start", AND_AND, "npm i; npm start", "powershell"),
+    T("cd app && npm test", AND_AND, "cd app; if ($?) { npm test }", "powershell", first=False),
+    T("./gradlew build", CMD.format("."), ".\\gradlew build", "cmd"),
+    T(
+        "./deploy.sh",
+        "Program 'deploy.sh' failed to run: The specified executable is not a valid application for this OS platform.",
+        "bash ./deploy.sh",
+        "powershell",
+    ),
+]
