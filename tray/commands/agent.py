@@ -1,0 +1,470 @@
+"""Agent commands: ask, fix, check, redact, config (stdlib-only imports at module level)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from termwise.agent.config_schema import Config
+    from termwise.agent.paths import Paths
+    from termwise.agent.types import SessionContext
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_UNAVAILABLE = 3
+EXIT_CONFIRM = 10  # `termwise check`: the command needs a confirmation
+EXIT_DANGEROUS = 11  # `termwise check`: the command is dangerous
+SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "sh", "fish", "wsl")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "ask",
+        help="ask for commands (with the session's recent blocks as context)",
+        description="Stream suggested commands for a question, each with a safety verdict.",
+    )
+    p.add_argument("question", help="what you want to do or know")
+    p.add_argument(
+        "--session", metavar="ID", help="session for context (default: $TERMWISE_SESSION)"
+    )
+    p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    p.add_argument("--offline", action="store_true", help="do not call a model")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser(
+        "fix",
+        help="suggest fixes for the last failed command of a session",
+        description="Fix the last failed command: instant rules, then the model. With "
+        "--jsonl, read {script, output, exit_code, shell} lines on stdin and answer each "
+        "with the rules tier only.",
+    )
+    p.add_argument("--session", metavar="ID", help="session (default: $TERMWISE_SESSION)")
+    p.add_argument("--offline", action="store_true", help="rules only, no model")
+    p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    p.add_argument("--jsonl", action="store_true", help="batch mode over stdin (rules only)")
+    p.set_defaults(func=cmd_fix)
+
+    p = sub.add_parser(
+        "check",
+        help="safety verdict for a command",
+        description="Classify a command as safe, confirm or dangerous (rules only). Exit "
+        f"code {EXIT_OK} safe, {EXIT_CONFIRM} confirm, {EXIT_DANGEROUS} dangerous. With "
+        "--jsonl, read {command, shell} lines on stdin.",
+    )
+    p.add_argument("--shell", default="bash", metavar="|".join(SHELLS), help="shell syntax")
+    p.add_argument("--jsonl", action="store_true", help="batch mode over stdin")
+    p.add_argument("words", nargs=argparse.REMAINDER, help="-- COMMAND …")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser(
+        "redact",
+        help="replace secrets in text the way Termwise does before calling a model",
+        description="Read text on stdin and print it redacted. With --jsonl, read {text} "
+        "lines and write {text, found} lines.",
+    )
+    p.add_argument("--jsonl", action="store_true", help="JSON lines in and out")
+    p.set_defaults(func=cmd_redact)
+
+    p = sub.add_parser("config", help="model settings and API keys")
+    csub = p.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    k = csub.add_parser("set-key", help="store a provider's API key in the system keyring")
+    k.add_argument("provider", help="provider name from the config, or a preset name")
+    k.set_defaults(func=cmd_config_set_key)
+    s = csub.add_parser("show", help="providers, task routing and key status (keys masked)")
+    s.add_argument("--json", action="store_true", help="as JSON")
+    s.set_defaults(func=cmd_config_show)
+    t = csub.add_parser("path", help="print the config file path")
+    t.set_defaults(func=cmd_config_path)
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+
+
+def _paths() -> Paths:
+    from termwise.agent.paths import resolve_paths
+
+    return resolve_paths()
+
+
+def _config(paths: Paths) -> Config:
+    from termwise.agent.config import load_config
+
+    result = load_config(paths.config_file)
+    for problem in result.problems:
+        print(f"termwise: config: {problem}", file=sys.stderr)
+    if result.kept_aside is not None:
+        print(f"termwise: the broken config was kept as {result.kept_aside}", file=sys.stderr)
+    return result.config
+
+
+def _unavailable(message: str) -> Exception:
+    from termwise.agent.errors import AgentError
+
+    exc = AgentError(message)
+    exc.exit_code = EXIT_UNAVAILABLE  # type: ignore[attr-defined]
+    return exc
+
+
+def _session_context(paths: Paths, session: str | None) -> SessionContext:
+    """The session's recent blocks from the host; raises HostUnavailable when none runs."""
+    from termwise.agent.types import Block, SessionContext
+    from termwise.tray.ipc.client import HostClient
+
+    with HostClient(paths) as client:
+        reply = client.context(session, blocks=5)
+    info = reply.session
+    return SessionContext(
+        blocks=[
+            Block(
+                command=str(b.get("command", "")),
+                output=str(b.get("output", "")),
+                exit_code=b.get("exit_code"),
+                cwd=b.get("cwd"),
+                started=b.get("started"),
+                ended=b.get("ended"),
+            )
+            for b in reply
+        ],
+        shell=str(info.get("shell") or "bash"),
+        cwd=info.get("cwd"),
+        os_name=reply.os_name,
+        session_id=info.get("id"),
+        screen_text="" if reply.has_marks else reply.screen_text,
+    )
+
+
+def _memory(paths: Paths, config: Config) -> Callable[[str, int], list[str]] | None:
+    if not config.memory.enabled:
+        return None
+    try:
+        from termwise.memory import retrieve_snippets
+        from termwise.memory.store import MemoryStore
+    except ImportError:
+        return None
+    store = MemoryStore(paths.memory_dir)
+
+    def lookup(query: str, n: int) -> list[str]:
+        try:
+            return list(retrieve_snippets(store, query, n))
+        except Exception as exc:  # memory is a bonus; a broken store must not stop a fix
+            print(f"termwise: memory unavailable ({exc})", file=sys.stderr)
+            return []
+
+    return lookup
+
+
+def _default_session(explicit: str | None) -> str | None:
+    return explicit or os.environ.get("TERMWISE_SESSION") or None
+
+
+# -- ask / fix --------------------------------------------------------------------------------
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    if not args.question.strip():
+        from termwise.agent.errors import AgentError
+
+        raise AgentError("ask needs a question; to fix the last failed command use `termwise fix`")
+    return _turn(args, args.question, need_context=False)
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    if args.jsonl:
+        return _fix_jsonl(sys.stdin, sys.stdout)
+    return _turn(args, "", need_context=True)
+
+
+def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int:
+    from termwise.agent.cancel import CancelToken
+    from termwise.agent.suggest.turn import SuggestTurn
+    from termwise.agent.types import SessionContext
+    from termwise.tray.commands.ask_render import TurnRenderer
+    from termwise.tray.errors import HostUnavailable
+
+    paths = _paths()
+    config = _config(paths)
+    render = TurnRenderer(sys.stdout, sys.stderr, as_json=args.json, offline=args.offline)
+    try:
+        ctx = _session_context(paths, _default_session(args.session))
+    except HostUnavailable as exc:
+        if need_context:
+            raise _unavailable(f"nothing to fix without a session: {exc}") from None
+        render.note("no Termwise host is running; answering without session context")
+        ctx = SessionContext(shell=_guess_shell())
+    if need_context and not ctx.blocks:
+        from termwise.agent.errors import AgentError
+
+        raise AgentError("no finished command in that session yet; run something first")
+    client = None
+    if not args.offline:
+        from termwise.agent.llm.factory import make_client
+
+        client = make_client(config)
+        if client is None and question:
+            raise _unavailable(
+                "no model configured: add a provider to "
+                f"{paths.config_file} (`termwise config show`), set TERMWISE_BASE_URL and "
+                "TERMWISE_MODEL, or start Ollama"
+            )
+    elif question:
+        raise _unavailable("--offline answers only `termwise fix`; a question needs a model")
+    turn = SuggestTurn(client, config, _memory(paths, config))
+    token = CancelToken()
+    events = turn.run(question, ctx, token)
+    try:
+        for event in events:
+            render.event(event)
+    except KeyboardInterrupt:
+        token.cancel()
+        events.close()  # closes the HTTP stream through the generator's cleanup
+        return 130
+    return render.exit_code()
+
+
+def _guess_shell() -> str:
+    if sys.platform == "win32":
+        return "powershell"
+    name = os.path.basename(os.environ.get("SHELL", "bash"))
+    return name if name in SHELLS else "bash"
+
+
+def _jsonl(stream: Any) -> Iterator[tuple[dict[str, Any] | None, str]]:
+    """Each non-empty line as a JSON object, or (None, why it is not one)."""
+    for line in stream:
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            yield None, f"not a JSON line: {exc}"
+            continue
+        if not isinstance(obj, dict):
+            yield None, "expected a JSON object"
+            continue
+        yield obj, ""
+
+
+def _emit(out: Any, obj: dict[str, Any]) -> None:
+    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _fix_jsonl(inp: Any, out: Any) -> int:
+    from termwise.agent.rules import suggest_fixes
+
+    for obj, problem in _jsonl(inp):
+        if obj is None:
+            _emit(out, {"error": problem})
+            continue
+        script, output, code = obj.get("script"), obj.get("output", ""), obj.get("exit_code")
+        shell = obj.get("shell") or "bash"
+        if not isinstance(script, str) or not isinstance(output, str) or not isinstance(shell, str):
+            _emit(out, {"error": 'need a string "script" (and string "output", "shell")'})
+            continue
+        if code is not None and not isinstance(code, int):
+            _emit(out, {"error": '"exit_code" must be an integer or null'})
+            continue
+        try:
+            found = suggest_fixes(script, output, code, shell)
+        except Exception as exc:  # one bad case must not end the batch
+            _emit(out, {"error": f"rules failed: {type(exc).__name__}: {exc}"})
+            continue
+        _emit(
+            out,
+            {
+                "suggestions": [
+                    {"command": s.command, "explanation": s.explanation, "source": s.source}
+                    for s in found
+                ]
+            },
+        )
+    return EXIT_OK
+
+
+# -- check ------------------------------------------------------------------------------------
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from termwise.agent.safety import classify
+
+    if args.jsonl:
+        for obj, problem in _jsonl(sys.stdin):
+            command = obj.get("command") if obj is not None else None
+            shell = (obj or {}).get("shell") or args.shell
+            if obj is None or not isinstance(command, str) or not isinstance(shell, str):
+                _emit(sys.stdout, {"error": problem or 'need a string "command"'})
+                continue
+            v = classify(command, shell)
+            _emit(sys.stdout, {"verdict": v.level, "reasons": list(v.reasons)})
+        return EXIT_OK
+    words = list(args.words)
+    if words and words[0] == "--":
+        words = words[1:]
+    if not words:
+        from termwise.agent.errors import AgentError
+
+        exc = AgentError("check needs a command: termwise check [--shell S] -- COMMAND")
+        exc.exit_code = 2  # type: ignore[attr-defined]
+        raise exc
+    command = words[0] if len(words) == 1 else _join(words, args.shell)
+    v = classify(command, args.shell)
+    print(f"{v.level}: {command}")
+    for reason in v.reasons:
+        print(f"  - {reason}")
+    return {"safe": EXIT_OK, "confirm": EXIT_CONFIRM}.get(v.level, EXIT_DANGEROUS)
+
+
+def _join(words: list[str], shell: str) -> str:
+    if shell in ("cmd", "pwsh", "powershell"):
+        return subprocess.list2cmdline(words)
+    return shlex.join(words) if any(not w or " " in w for w in words) else " ".join(words)
+
+
+# -- redact -----------------------------------------------------------------------------------
+
+
+def cmd_redact(args: argparse.Namespace) -> int:
+    from termwise.agent.redact import redact
+
+    config = _config(_paths())
+    patterns = list(config.privacy.patterns)
+    if not args.jsonl:
+        result = redact(sys.stdin.read(), patterns)
+        sys.stdout.write(result.text)
+        if result.found:
+            print(f"termwise: redacted: {', '.join(result.found)}", file=sys.stderr)
+        return EXIT_OK
+    for obj, problem in _jsonl(sys.stdin):
+        text = obj.get("text") if obj is not None else None
+        if not isinstance(text, str):
+            _emit(sys.stdout, {"error": problem or 'need a string "text"'})
+            continue
+        result = redact(text, patterns)
+        _emit(sys.stdout, {"text": result.text, "found": result.found})
+    return EXIT_OK
+
+
+# -- config -----------------------------------------------------------------------------------
+
+
+def cmd_config_path(args: argparse.Namespace) -> int:
+    print(_paths().config_file)
+    return EXIT_OK
+
+
+def cmd_config_set_key(args: argparse.Namespace) -> int:
+    import getpass
+
+    from termwise.agent.errors import AgentError
+    from termwise.agent.llm.keys import set_key
+    from termwise.agent.llm.providers import PRESETS, provider_from_config
+
+    config = _config(_paths())
+    known = {}
+    for i, pc in enumerate(config.providers):
+        try:
+            p = provider_from_config(pc, i)
+        except AgentError:
+            continue
+        known[p.name] = p.key_env
+    for name, preset in PRESETS.items():
+        known.setdefault(name, preset.key_env)
+    if args.provider not in known:
+        raise AgentError(f"unknown provider {args.provider!r}; known: {', '.join(sorted(known))}")
+    if sys.stdin.isatty():
+        key = getpass.getpass(f"API key for {args.provider} (input hidden): ")
+    else:
+        key = sys.stdin.readline()
+    key = key.strip()
+    if not key:
+        raise AgentError("no key given; nothing stored")
+    set_key(args.provider, key, known[args.provider])
+    print(f"stored the key for {args.provider} in the system keyring (service termwise)")
+    return EXIT_OK
+
+
+def cmd_config_show(args: argparse.Namespace) -> int:
+    from termwise.agent.errors import AgentError
+    from termwise.agent.llm.base import TASKS
+    from termwise.agent.llm.keys import get_key, mask
+    from termwise.agent.llm.providers import provider_from_config
+    from termwise.agent.llm.routing import ENV_BASE_URL, resolve_route
+
+    paths = _paths()
+    config = _config(paths)
+    env = os.environ
+    providers: list[dict[str, Any]] = []
+    for i, pc in enumerate(config.providers):
+        try:
+            p = provider_from_config(pc, i)
+        except AgentError as exc:
+            providers.append({"name": pc.name, "error": str(exc)})
+            continue
+        key, source = get_key(p.name, p.key_env, env)
+        providers.append(
+            {
+                "name": p.name,
+                "preset": p.preset,
+                "base_url": p.base_url,
+                "default_model": p.default_model,
+                "key": mask(key) if key else ("not needed" if not p.needs_key else "not set"),
+                "key_source": source,
+            }
+        )
+    tasks: dict[str, dict[str, Any]] = {}
+    for task in TASKS:
+        try:
+            r = resolve_route(config, task, env)
+        except AgentError as exc:
+            tasks[task] = {"error": str(exc)}
+            continue
+        tasks[task] = {
+            "provider": r.provider.name,
+            "base_url": r.provider.base_url,
+            "model": r.model,
+            "temperature": r.temperature,
+            "key": mask(r.api_key),
+        }
+    data = {
+        "config_file": str(paths.config_file),
+        "env_override": bool(env.get(ENV_BASE_URL)),
+        "providers": providers,
+        "tasks": tasks,
+    }
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(f"config: {paths.config_file}")
+    if data["env_override"]:
+        print(f"{ENV_BASE_URL} is set: it overrides the model of every task")
+    print(
+        "providers:"
+        if providers
+        else "providers: none (offline; a local Ollama is used if it runs)"
+    )
+    for p in providers:
+        if "error" in p:
+            print(f"  {p['name'] or '?'}: {p['error']}")
+            continue
+        src = f" ({p['key_source']})" if p["key_source"] else ""
+        print(
+            f"  {p['name']} [{p['preset']}] {p['base_url']} model={p['default_model'] or '-'} "
+            f"key={p['key']}{src}"
+        )
+    print("tasks:")
+    for task, t in tasks.items():
+        if "error" in t:
+            print(f"  {task}: {t['error']}")
+        else:
+            print(
+                f"  {task}: {t['provider']} / {t['model']} (temperature {t['temperature']:g}, "
+                f"key {t['key']})"
+            )
+    return EXIT_OK
