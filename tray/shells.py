@@ -149,7 +149,8 @@ def _integrated_argv(key: str, program: str, env: dict[str, str]) -> list[str]:
     if key == "bash":
         if sys.platform == "darwin":  # Terminal.app starts login shells; so do we
             env["TERMWISE_SHELL_LOGIN"] = "1"
-        return [program, "--rcfile", str(script_path("termwise.bash"))]
+        # as_posix: Git Bash on Windows reads C:/x/y but not C:\x\y.
+        return [program, "--rcfile", script_path("termwise.bash").as_posix()]
     if key == "zsh":
         env["ZDOTDIR"] = _zsh_wrapper_dir(env)
         return [program, "-i"]

@@ -39,7 +39,7 @@ class PtyProcess(Protocol):
         ...
 
     def write(self, data: bytes) -> None:
-        """Send input bytes to the child, as if typed."""
+        """Send input bytes to the child, as if typed; OSError once the terminal is gone."""
         ...
 
     def resize(self, rows: int, cols: int) -> None:

@@ -49,7 +49,10 @@ class PosixPty:
             return b""
 
     def write(self, data: bytes) -> None:
-        self._proc.write(data)
+        try:
+            self._proc.write(data)
+        except ValueError:  # the file object is closed
+            raise BrokenPipeError("the terminal is closed") from None
 
     def resize(self, rows: int, cols: int) -> None:
         self._proc.setwinsize(rows, cols)

@@ -53,8 +53,12 @@ class WindowsPty:
 
     def write(self, data: bytes) -> None:
         text = self._decoder.decode(data)
-        if text:
+        if not text:
+            return
+        try:
             self._proc.write(text)
+        except EOFError:  # pywinpty's way of saying the child is gone
+            raise BrokenPipeError("the process has ended") from None
 
     def resize(self, rows: int, cols: int) -> None:
         self._proc.setwinsize(rows, cols)

@@ -8,4 +8,8 @@ fi
 unset TERMWISE_USER_ZDOTDIR
 [[ -r ${ZDOTDIR:-$HOME}/.zshrc ]] && builtin source "${ZDOTDIR:-$HOME}/.zshrc"
 builtin source "$__termwise_zdotdir/termwise.zsh"
-unset __termwise_user_zdotdir
+# The wrapper folder was made for this one shell and is not read again: remove it.
+if [[ $__termwise_zdotdir == */termwise-zsh-* && -f $__termwise_zdotdir/termwise.zsh ]]; then
+  command rm -rf -- "$__termwise_zdotdir"
+fi
+unset __termwise_user_zdotdir __termwise_zdotdir

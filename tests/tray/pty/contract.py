@@ -133,3 +133,10 @@ class PtyContract:
         read_until(pty, b"ready", 5)
         status = pty.terminate(TerminationPolicy(hangup_grace=5, term_grace=1, kill_grace=1))
         assert status == 7
+
+    def test_write_after_close_raises_oserror(self, spawned):
+        """Typing into a closed terminal fails with OSError, which callers already handle."""
+        pty = spawned(self.shell_argv())
+        pty.close()
+        with pytest.raises(OSError):
+            pty.write(b"echo late" + self.newline)

@@ -221,3 +221,12 @@ def test_unknown_shell_without_marks_falls_back_to_the_screen(home: Path) -> Non
     finally:
         pty.terminate(TerminationPolicy(1, 1, 2))
         pty.close()
+
+
+@pytest.mark.skipif("zsh" not in SHELLS, reason="zsh not installed")
+def test_zsh_wrapper_folder_is_removed_once_loaded(live) -> None:
+    """The private ZDOTDIR made for one zsh is gone once that zsh has started."""
+    shell = live("zsh")
+    wrapper = Path(shell.spec.env["ZDOTDIR"])
+    shell.run("true")
+    assert not wrapper.exists()
