@@ -1,0 +1,146 @@
+"""The attach client: detach chord, light imports, and a real terminal attached to a real session."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from termwise.tray.attach import ChordFilter, exit_status
+from termwise.tray.pty import PtyProcess, spawn_pty
+
+from tests.tray.serve_support import ServeProcess, serve_fixture, wait_until
+
+HEAVY = ("PySide6", "openai", "yaml")
+
+
+@pytest.fixture(autouse=True)
+def plain_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shells start from an empty HOME: the machine's own dotfiles stay out of the tests."""
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
+@pytest.fixture
+def serve(termwise_home: Path) -> Iterator[ServeProcess]:
+    yield from serve_fixture(termwise_home)
+
+
+@pytest.mark.parametrize(
+    ("chunks", "sent", "detached"),
+    [
+        ([b"ls -l\r"], b"ls -l\r", False),
+        ([b"ab\x1dd"], b"ab", True),
+        ([b"ab\x1d", b"dcd"], b"ab", True),  # chord split across reads
+        ([b"\x1d\x1d"], b"\x1d", False),  # twice: one literal Ctrl+]
+        ([b"\x1dx"], b"\x1dx", False),  # any other key: both keys go through
+        ([b"d"], b"d", False),
+    ],
+)
+def test_detach_chord(chunks: list[bytes], sent: bytes, detached: bool) -> None:
+    """Ctrl+] then d detaches; Ctrl+] twice sends one Ctrl+]; everything else passes through."""
+    chord = ChordFilter()
+    out = b""
+    seen = False
+    for chunk in chunks:
+        data, stop = chord.feed(chunk)
+        out += data
+        if stop:
+            seen = True
+            break
+    assert (out, seen) == (sent, detached)
+
+
+def test_exit_status_of_the_shell() -> None:
+    """The attach client exits with the shell's code; unknown codes count as failure."""
+    assert [exit_status(c) for c in (0, 7, 129, 300, None, "x", True)] == [0, 7, 129, 44, 1, 1, 1]
+
+
+@pytest.mark.parametrize("module", ["termwise.tray.attach", "termwise.tray.cli"])
+def test_attach_imports_nothing_heavy(module: str) -> None:
+    """Starting `termwise attach` loads no Qt, no openai and no YAML."""
+    args = [sys.executable, "-X", "importtime", "-m", module]
+    result = subprocess.run([*args, *(["attach"] if module.endswith("cli") else []), "--help"],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines()}
+    assert "termwise.tray.ipc.client" in result.stderr  # the importtime report is there
+    assert not imported & set(HEAVY), imported & set(HEAVY)
+    assert "detaches" in result.stdout
+
+
+class Terminal:
+    """A real PTY running `termwise attach`, with everything it prints collected."""
+
+    def __init__(self, argv: list[str], rows: int = 30, cols: int = 90) -> None:
+        self.pty: PtyProcess = spawn_pty(argv, rows=rows, cols=cols)
+        self.output = bytearray()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        while True:
+            data = self.pty.read(65536)
+            if not data:
+                return
+            self.output += data
+
+    def wait_for(self, needle: bytes, timeout: float = 15.0) -> None:
+        assert wait_until(lambda: needle in self.output, timeout), (
+            f"{needle!r} never appeared; got {bytes(self.output[-2000:])!r}"
+        )
+
+    def close(self) -> None:
+        self.pty.close()
+
+
+def attach_argv(session_id: str) -> list[str]:
+    return [sys.executable, "-m", "termwise.tray.cli", "attach", session_id]
+
+
+def session_row(serve: ServeProcess, sid: str) -> dict:
+    return next(s for s in serve.client.sessions() if s["id"] == sid)
+
+
+def test_attach_relays_resizes_detaches_and_exits_with_the_shell(serve: ServeProcess) -> None:
+    """A terminal attached to a session redraws it, types into it, resizes it, detaches, and ends with it."""
+    sid = serve.client.create("bash")["id"]
+    serve.run_command(sid, "echo before-$((20 + 1))")
+    term = Terminal(attach_argv(sid), rows=30, cols=90)
+    try:
+        term.wait_for(b"before-21")  # the redraw shows what happened before
+        assert wait_until(lambda: session_row(serve, sid)["clients"] == 1)
+        row = session_row(serve, sid)
+        assert (row["rows"], row["cols"]) == (30, 90)
+        term.pty.write(b"echo typed-$((1 + 1))\r")
+        term.wait_for(b"typed-2")
+        assert wait_until(lambda: serve.client.context(sid, 1)[-1]["output"] == "typed-2")
+        assert session_row(serve, sid)["active"]
+        term.pty.resize(40, 100)
+        assert wait_until(lambda: session_row(serve, sid)["rows"] == 40)
+        assert serve.run_command(sid, "stty size")["output"] == "40 100"
+        term.pty.write(b"\x1dd")
+        assert term.pty.wait(15) == 0
+        term.wait_for(b"detached from session")
+    finally:
+        term.close()
+    assert session_row(serve, sid)["alive"]  # detaching leaves the shell running
+
+    again = Terminal(attach_argv(sid))
+    try:
+        again.wait_for(b"40 100")  # re-attached: the earlier screen comes back
+        again.pty.write(b"exit 7\r")
+        assert again.pty.wait(15) == 7
+    finally:
+        again.close()
+    assert wait_until(lambda: not session_row(serve, sid)["alive"])
+
+
+def test_attach_to_unknown_session_explains(serve: ServeProcess) -> None:
+    """Attaching to a session that does not exist names the running ones."""
+    sid = serve.client.create("bash")["id"]
+    result = subprocess.run(attach_argv("77"), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"no session '77'; running: {sid}" in result.stderr
