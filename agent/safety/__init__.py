@@ -1,0 +1,55 @@
+"""Safety verdicts for shell commands: `classify(command, shell)` → safe, confirm or dangerous.
+
+Rules are data (`resources/safety/*.yaml`); this package parses each shell's syntax,
+follows commands that run other commands, and reports every rule that fired. Anything
+unknown or unparseable is `confirm`, never `safe`; the most severe part wins.
+"""
+
+from __future__ import annotations
+
+from termwise.agent.safety.model import Family
+from termwise.agent.types import Verdict
+
+__all__ = ["classify", "family_of"]
+
+_FAMILIES: dict[str, Family] = {
+    "bash": "posix",
+    "zsh": "posix",
+    "sh": "posix",
+    "dash": "posix",
+    "ksh": "posix",
+    "fish": "posix",
+    "wsl": "posix",
+    "posix": "posix",
+    "pwsh": "powershell",
+    "powershell": "powershell",
+    "cmd": "cmd",
+}
+
+
+def family_of(shell: str) -> Family | None:
+    """The syntax family of a shell name (`pwsh.exe` → powershell); None when unknown."""
+    name = shell.strip().lower().replace("\\", "/").rsplit("/", 1)[-1]
+    if name.endswith(".exe"):
+        name = name[:-4]
+    return _FAMILIES.get(name)
+
+
+def classify(command: str, shell: str = "bash") -> Verdict:
+    """Classify `command` as typed into `shell`; reasons name the rules behind the level."""
+    from termwise.agent.safety.engine import Analyzer, verdict_level
+
+    analyzer = Analyzer()
+    family = family_of(shell)
+    if family is None:
+        analyzer.add(
+            "confirm", "unknown-shell", f"{shell!r} is not a shell Termwise knows; read as bash"
+        )
+        family = "posix"
+    analyzer.text(command, family)
+    level = verdict_level(analyzer.findings)
+    reasons: list[str] = []
+    for finding in analyzer.findings:
+        if finding.level == level and finding.reason not in reasons:
+            reasons.append(finding.reason)
+    return Verdict(level=level, reasons=tuple(reasons))

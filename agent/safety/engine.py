@@ -1,0 +1,289 @@
+"""The rules engine: walks parsed scripts, applies the data rules and collects findings."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from termwise.agent.safety import recurse
+from termwise.agent.safety.flags import Invocation, read_invocation
+from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Script
+from termwise.agent.safety.rules import CommandSpec, RuleSet, load_rules
+
+MAX_DEPTH = 40  # shells inside shells, wrappers inside wrappers
+FLATTEN_AT = 20  # substitutions deeper than this are checked flat, without more recursion
+_HOME = re.compile(
+    r"^(\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\$env:HOME)(?=$|[\\/])", re.I
+)
+_WIN_SUFFIX = re.compile(r"\.(exe|com|cmd|bat)$", re.I)
+
+
+class Analyzer:
+    """Collects findings over one `classify` call (a fresh object per call; not shared)."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+
+    def add(self, level: Level, rule: str, message: str) -> None:
+        self.findings.append(Finding(level, rule, message))
+
+    # --- text and scripts -------------------------------------------------------------
+
+    def text(self, text: str, family: Family, depth: int = 0) -> None:
+        """Parse `text` as `family` and analyse everything it would run."""
+        if depth > MAX_DEPTH:
+            self.add("confirm", "too-deep", "commands nested too deeply to review")
+            return
+        rules = load_rules(family)
+        for text_rule in rules.texts:
+            if text_rule.regex.search(text):
+                self.add(text_rule.level, text_rule.id, text_rule.message)
+        script = parse(text, family)
+        if not script.pipelines and not script.problems:
+            if depth == 0:
+                self.add("confirm", "empty", "there is no command to check")
+            return
+        self.script(script, rules, depth)
+
+    def script(self, script: Script, rules: RuleSet, depth: int) -> None:
+        for problem in script.problems:
+            self.add("confirm", "unparsed", problem)
+        self.findings.extend(script.findings)
+        for pipeline in script.pipelines:
+            self.pipeline(pipeline, rules, depth)
+
+    def pipeline(self, pipeline: list[Command], rules: RuleSet, depth: int) -> None:
+        names = [self.names(c, rules) for c in pipeline]
+        for rule in rules.pipelines:
+            for i, upstream in enumerate(names):
+                if upstream & rule.sources and any(n & rule.sinks for n in names[i + 1 :]):
+                    self.add(rule.level, rule.id, rule.message)
+                    break
+        for command in pipeline:
+            self.command(command, rules, depth)
+
+    def names(self, command: Command, rules: RuleSet) -> set[str]:
+        """Every program name the command would start, through wrappers and nested scripts."""
+        found: set[str] = set()
+        if command.words:
+            found.update(recurse.chain(command.words, rules, self))
+        else:
+            for nested in command.nested:
+                for pipe in nested.pipelines:
+                    for inner in pipe:
+                        found |= self.names(inner, rules)
+        return found
+
+    # --- one command ------------------------------------------------------------------
+
+    def command(self, command: Command, rules: RuleSet, depth: int) -> None:
+        for nested in command.nested:
+            if depth < FLATTEN_AT:
+                self.script(nested, rules, depth + 1)
+            else:
+                for inner in flatten(nested):
+                    self.command(inner, rules, depth)
+        if command.words and command.nested:
+            self._fed_by_download(command, rules)
+        self.redirects(command, rules)
+        for assignment in command.assignments:
+            var = assignment.split("=", 1)[0].rstrip("+")
+            for env_rule in rules.env:
+                if env_rule.names.match(var):
+                    self.add(env_rule.level, env_rule.id, f"{var}: {env_rule.message}")
+        if command.words:
+            self.argv(command.words, command.dynamic, rules, depth)
+        elif command.assignments and not command.redirects and not command.nested:
+            self.add("safe", "assignment", "only sets a shell variable")
+        elif not command.assignments and not command.redirects and not command.nested:
+            self.add("safe", "expression", "only evaluates a value")
+
+    def _fed_by_download(self, command: Command, rules: RuleSet) -> None:
+        """`bash -c "$(curl …)"`, `sh <(wget …)`, `iex (iwr …)`: downloaded code runs directly."""
+        own = self.names(Command(words=command.words, dynamic=command.dynamic), rules)
+        inner: set[str] = set()
+        for nested in command.nested:
+            for pipe in nested.pipelines:
+                for c in pipe:
+                    inner |= self.names(c, rules)
+        for rule in rules.pipelines:
+            if own & rule.sinks and inner & rule.sources:
+                self.add(rule.level, rule.id, rule.message)
+
+    def redirects(self, command: Command, rules: RuleSet) -> None:
+        for redirect in command.redirects:
+            if redirect.op.startswith("<"):
+                continue
+            target = normalize_path(redirect.target, rules.family)
+            if rules.harmless_targets is not None and rules.harmless_targets.match(target):
+                continue
+            fired = False
+            for rule in rules.redirects:
+                if redirect.op in rule.ops and rule.targets.match(target):
+                    self.add(rule.level, rule.id, f"{rule.message} ({redirect.target})")
+                    fired = True
+            if not fired:
+                verb = "appends to" if ">>" in redirect.op else "overwrites"
+                self.add("confirm", "redirect-write", f"{verb} {redirect.target}")
+
+    def argv(self, words: list[str], dynamic: list[bool], rules: RuleSet, depth: int) -> None:
+        """Analyse one argument vector: wrappers and interpreters recurse, the rest meets rules."""
+        if depth > MAX_DEPTH:
+            self.add("confirm", "too-deep", "commands nested too deeply to review")
+            return
+        if not words:
+            return
+        if dynamic and dynamic[0]:
+            self.add(
+                "confirm",
+                "dynamic-command",
+                f"the program name comes from an expansion ({words[0]})",
+            )
+            return
+        name = resolve_name(words[0], rules)
+        args = words[1:]
+        if not name:
+            self.add("confirm", "unknown-command", "empty program name")
+            return
+        if not name.isascii():
+            self.add(
+                "confirm",
+                "lookalike-name",
+                f"{words[0]!r} has non-ASCII letters; it is not the command it resembles",
+            )
+        if recurse.handle(self, name, args, dynamic[1:], rules, depth):
+            return
+        spec = rules.spec_for(name)
+        inv = read_invocation(name, spec, args)
+        self.apply_rules(inv, spec.name if spec is not None else name, rules)
+        self.base_level(inv, spec)
+
+    def apply_rules(self, inv: Invocation, canonical: str, rules: RuleSet) -> None:
+        joined = " ".join(inv.args)
+        joined_sub = " ".join(inv.sub_args)
+        for rule in rules.rules_for(canonical):
+            if rule.subcommands and (
+                inv.subcommand is None or _fold(inv.subcommand, rules) not in rule.subcommands
+            ):
+                continue
+            if rule.flags_all and not rule.flags_all <= inv.flags:
+                continue
+            if rule.flags_any and not rule.flags_any & inv.flags:
+                continue
+            if rule.flags_none and rule.flags_none & inv.flags:
+                continue
+            if rule.args_any is not None and not any(
+                rule.args_any.match(normalize_path(v, rules.family)) for v in inv.values
+            ):
+                continue
+            text = joined_sub if rule.subcommands else joined
+            if rule.argv_regex is not None and not rule.argv_regex.search(text):
+                continue
+            self.add(rule.level, rule.id, rule.message)
+
+    def base_level(self, inv: Invocation, spec: CommandSpec | None) -> None:
+        """The verdict a command earns by what it is, before any pattern rule."""
+        name = inv.name
+        if spec is None:
+            self.add("confirm", "unknown-command", f"{name} is not a known read-only command")
+            return
+        if spec.subcommands:
+            if inv.subcommand is None:
+                if spec.safe_without_subcommand:
+                    self.add("safe", "known-safe", name)
+                else:
+                    self.add("confirm", "unknown-subcommand", f"{name} without a known subcommand")
+                return
+            sub = inv.sub_spec
+            label = f"{name} {inv.subcommand}"
+            if sub is None:
+                self.add("confirm", "unknown-subcommand", f"{label} is not known to be read-only")
+                return
+            self._spec_level(sub, inv, label)
+            return
+        self._spec_level(spec, inv, name)
+
+    def _spec_level(self, spec: CommandSpec, inv: Invocation, label: str) -> None:
+        if spec.level is not None:
+            self.add(spec.level, label.replace(" ", "-"), spec.message or f"{label} changes things")
+        elif spec.safe:
+            bad = spec.unsafe_flags & inv.flags
+            if bad:
+                self.add(
+                    "confirm", "writes", f"{label} with {', '.join(sorted(bad))} changes things"
+                )
+            elif spec.max_positionals is not None and len(inv.positionals) > spec.max_positionals:
+                self.add("confirm", "writes", f"{label} with these arguments may write files")
+            else:
+                self.add("safe", "known-safe", label)
+        else:
+            self.add("confirm", "changes", spec.message or f"{label} changes things")
+
+
+def flatten(script: Script) -> list[Command]:
+    """Every command of a script and its substitutions, without their nesting (iterative)."""
+    found: list[Command] = []
+    stack = [script]
+    while stack:
+        current = stack.pop()
+        for pipeline in current.pipelines:
+            for command in pipeline:
+                stack.extend(command.nested)
+                found.append(
+                    Command(command.words, command.dynamic, command.assignments, command.redirects)
+                )
+    return found
+
+
+def _fold(text: str, rules: RuleSet) -> str:
+    return text.lower() if rules.case_insensitive else text
+
+
+def resolve_name(word: str, rules: RuleSet) -> str:
+    """`/usr/bin/sudo` → sudo; `C:\\Windows\\System32\\CMD.EXE` → cmd (case folded on Windows)."""
+    name = word
+    windowsy = rules.case_insensitive or "\\" in name or _WIN_SUFFIX.search(name) is not None
+    if windowsy:
+        name = re.split(r"[\\/]", name)[-1]
+        name = _WIN_SUFFIX.sub("", name).lower()
+    elif "/" in name:
+        name = name.rsplit("/", 1)[-1]
+    return name
+
+
+def normalize_path(value: str, family: Family) -> str:
+    """Make path arguments comparable: `$HOME` → `~`, duplicate and trailing separators gone."""
+    text = _HOME.sub("~", value.strip())
+    if family == "posix":
+        if text.startswith("/"):
+            text = "/" + text.lstrip("/")
+            text = posixpath.normpath(text)
+        elif len(text) > 1:
+            text = text.rstrip("/") or text
+        return text
+    text = text.replace("/", "\\").lower()
+    text = re.sub(r"\\{2,}", r"\\", text) if not text.startswith("\\\\") else text
+    if len(text) > 3 and text.endswith("\\"):
+        text = text.rstrip("\\")
+    return text
+
+
+def parse(text: str, family: Family) -> Script:
+    """Dispatch to the family's parser."""
+    if family == "posix":
+        from termwise.agent.safety.posix import parse_posix
+
+        return parse_posix(text)
+    if family == "powershell":
+        from termwise.agent.safety.powershell import parse_powershell
+
+        return parse_powershell(text)
+    from termwise.agent.safety.cmd import parse_cmd
+
+    return parse_cmd(text)
+
+
+def verdict_level(findings: list[Finding]) -> Level:
+    if not findings:
+        return "confirm"
+    return max((f.level for f in findings), key=lambda level: SEVERITY[level])

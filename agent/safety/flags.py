@@ -1,0 +1,146 @@
+"""Reads an argument list against a command spec: canonical flags, subcommand, plain arguments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from termwise.agent.safety.rules import CommandSpec
+
+# Parameters every PowerShell cmdlet has, so a short prefix can be ambiguous with them.
+COMMON_PARAMS = (
+    "verbose",
+    "debug",
+    "erroraction",
+    "warningaction",
+    "informationaction",
+    "progressaction",
+    "errorvariable",
+    "warningvariable",
+    "informationvariable",
+    "outvariable",
+    "outbuffer",
+    "pipelinevariable",
+    "whatif",
+    "confirm",
+)
+_FALSE_VALUES = ("$false", "0", "false")
+
+
+@dataclass
+class Invocation:
+    """One command's arguments as the rules see them."""
+
+    name: str
+    args: list[str]
+    flags: set[str] = field(default_factory=set)
+    values: list[str] = field(default_factory=list)  # positionals and option values
+    positionals: list[str] = field(default_factory=list)
+    subcommand: str | None = None
+    sub_spec: CommandSpec | None = None
+    sub_args: list[str] = field(default_factory=list)  # the words after the subcommand
+
+
+def read_invocation(name: str, spec: CommandSpec | None, args: list[str]) -> Invocation:
+    """Canonicalise flags per the spec's style; find the subcommand if the spec has any."""
+    inv = Invocation(name=name, args=args)
+    if spec is None:
+        inv.values = [a for a in args if not a.startswith("-")]
+        inv.positionals = list(inv.values)
+        inv.flags = {a for a in args if a.startswith("-")}
+        return inv
+    rest = _read(spec, args, inv, stop_at_positional=bool(spec.subcommands))
+    if spec.subcommands and rest:
+        inv.subcommand = rest[0]
+        inv.sub_args = rest[1:]
+        inv.sub_spec = spec.subcommands.get(rest[0].lower() if spec.style != "posix" else rest[0])
+        _read(inv.sub_spec or spec, rest[1:], inv, stop_at_positional=False)
+    return inv
+
+
+def _read(
+    spec: CommandSpec, args: list[str], inv: Invocation, stop_at_positional: bool
+) -> list[str]:
+    """Consume `args`; return what is left when stopping at the first positional."""
+    style = spec.style
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token == "--" and style == "posix":
+            inv.values.extend(args[i + 1 :])
+            inv.positionals.extend(args[i + 1 :])
+            return []
+        consumed_next = False
+        if style == "powershell" and _is_ps_param(token):
+            consumed_next = _ps_param(spec, token, inv)
+        elif style == "windows" and len(token) > 1 and token[0] in "/-":
+            for part in _windows_switches(token):
+                inv.flags.add(spec.flags.get(part, part))
+        elif style in ("posix", "long1") and token.startswith("-") and len(token) > 1:
+            consumed_next = _posix_flag(
+                spec, token, inv, args[i + 1] if i + 1 < len(args) else None
+            )
+        else:
+            if stop_at_positional:
+                return args[i:]
+            inv.values.append(token)
+            inv.positionals.append(token)
+        if consumed_next and i + 1 < len(args):
+            inv.values.append(args[i + 1])
+            i += 1
+        i += 1
+    return []
+
+
+def _posix_flag(spec: CommandSpec, token: str, inv: Invocation, following: str | None) -> bool:
+    """Record a POSIX-style flag; True when it takes the next word as its value."""
+    if token.startswith("--") or spec.style == "long1":
+        name, eq, value = token.partition("=")
+        inv.flags.add(spec.flags.get(name, name))
+        if eq:
+            inv.values.append(value)
+            return False
+        return name in spec.value_options
+    if token in spec.flags:  # a spec may name a whole cluster, e.g. find's -ok
+        inv.flags.add(spec.flags[token])
+    if token[1:].isdigit():
+        inv.flags.add(token)
+        return False
+    for j, letter in enumerate(token[1:], start=1):
+        short = "-" + letter
+        inv.flags.add(spec.flags.get(short, short))
+        if short in spec.value_options:
+            if j + 1 < len(token):
+                inv.values.append(token[j + 1 :])
+                return False
+            return following is not None
+    return False
+
+
+def _is_ps_param(token: str) -> bool:
+    return len(token) > 1 and token[0] in "-\u2013\u2014\u2015" and token[1].isalpha()
+
+
+def _ps_param(spec: CommandSpec, token: str, inv: Invocation) -> bool:
+    """Resolve a (possibly abbreviated) PowerShell parameter; `-Recurse:$false` turns it off."""
+    name, colon, value = token[1:].partition(":")
+    name = name.lower()
+    if colon and value.strip().lower() in _FALSE_VALUES:
+        return False
+    known = spec.params or tuple(k.lstrip("-") for k in spec.flags)
+    if name in known or name in COMMON_PARAMS:
+        matches = [name]
+    else:
+        matches = [p for p in (*known, *COMMON_PARAMS) if p.startswith(name)] or [name]
+    # An ambiguous prefix is an error in PowerShell; count every candidate to stay on the safe side.
+    for match in matches:
+        inv.flags.add(spec.flags.get(match, spec.flags.get("-" + match, match)))
+    if colon:
+        inv.values.append(value)
+    return False
+
+
+def _windows_switches(token: str) -> list[str]:
+    """`/S/Q` → [/s, /q]; `/v:on` → [/v]; `-y` → [/y]; `/w:C:\\x` → [/w]."""
+    head, _, _ = token.partition(":")
+    parts = [p for p in head.replace("-", "/", 1).split("/") if p]
+    return ["/" + p.split(":", 1)[0].lower() for p in parts]

@@ -1,0 +1,347 @@
+"""bash/zsh parsing: bashlex for the real grammar, a tolerant scanner when bashlex gives up."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from termwise.agent.safety.model import Command, Finding, Redirect, Script
+
+# Words made only of these characters need no shell grammar: split on blanks.
+_PLAIN = re.compile(r"[A-Za-z0-9_./:=,@%+~^\-\t ]*")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_DYNAMIC_KINDS = ("parameter", "commandsubstitution", "processsubstitution")
+# Longer inputs skip bashlex: it is slow on them and a human would not review them anyway.
+MAX_GRAMMAR_CHARS = 8000
+
+
+def parse_posix(text: str) -> Script:
+    """Parse a bash/zsh command line into the shared model; never raises."""
+    if _PLAIN.fullmatch(text):
+        return _plain(text)
+    if len(text) > MAX_GRAMMAR_CHARS:
+        script = tolerant_parse(text)
+        script.problems.append(f"too long to parse fully ({len(text)} characters)")
+        return script
+    try:
+        import bashlex
+
+        nodes = bashlex.parse(text)
+    except Exception as exc:  # bashlex raises many types (NotImplementedError, IndexError …)
+        script = tolerant_parse(text)
+        if script.pipelines:  # nothing at all left means a comment or blank: "empty" says it
+            script.problems.append(f"bash grammar not understood ({_short(exc)})")
+        return script
+    script = Script()
+    for node in nodes:
+        _statement(node, script)
+    return script
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:80]
+
+
+def _plain(text: str) -> Script:
+    script = Script()
+    command = Command()
+    for word in text.split():
+        if not command.words and _ASSIGNMENT.match(word):
+            command.assignments.append(word)
+        else:
+            command.add_word(word)
+    if command.words or command.assignments:
+        script.pipelines.append([command])
+    return script
+
+
+# --- bashlex tree → model -------------------------------------------------------------
+
+
+def _statement(node: Any, script: Script) -> None:
+    kind = node.kind
+    if kind == "list":
+        for part in node.parts:
+            if part.kind not in ("operator", "reservedword"):
+                _statement(part, script)
+    elif kind == "pipeline":
+        pipeline = [
+            _element(part, script)
+            for part in node.parts
+            if part.kind not in ("pipe", "reservedword")
+        ]
+        script.pipelines.append(pipeline)
+    elif kind in ("operator", "reservedword", "pipe"):
+        return
+    else:
+        script.pipelines.append([_element(node, script)])
+
+
+def _element(node: Any, script: Script) -> Command:
+    if node.kind == "command":
+        return _command(node)
+    inner = Script()
+    if node.kind == "function":
+        _function(node, inner, script)
+    else:
+        for part in _children(node):
+            _statement(part, inner)
+    command = Command(nested=[inner])
+    for redirect in getattr(node, "redirects", None) or ():
+        _redirect(redirect, command)
+    return command
+
+
+def _children(node: Any) -> list[Any]:
+    if node.kind == "compound":
+        return list(node.list)
+    parts = list(getattr(node, "parts", None) or ())
+    return [p for p in parts if p.kind not in ("reservedword", "operator", "pipe")]
+
+
+def _function(node: Any, inner: Script, outer: Script) -> None:
+    name = node.name.word
+    body = Script()
+    _statement(node.body, body)
+    # A function that pipes into itself and is run again is the classic fork bomb.
+    if any(
+        len(pipe) > 1 and sum(1 for c in pipe if c.words[:1] == [name]) >= 1
+        for pipe in _all_pipelines(body)
+    ):
+        outer.findings.append(
+            Finding("dangerous", "fork-bomb", f"function {name} keeps spawning copies of itself")
+        )
+    inner.pipelines.extend(body.pipelines)
+    inner.problems.extend(body.problems)
+
+
+def _all_pipelines(script: Script) -> list[list[Command]]:
+    found: list[list[Command]] = []
+    for pipe in script.pipelines:
+        found.append(pipe)
+        for command in pipe:
+            for nested in command.nested:
+                found.extend(_all_pipelines(nested))
+    return found
+
+
+def _command(node: Any) -> Command:
+    command = Command()
+    for part in node.parts:
+        if part.kind == "assignment":
+            command.assignments.append(part.word)
+            _substitutions(part, command)
+        elif part.kind == "word":
+            dynamic = _substitutions(part, command)
+            command.add_word(part.word, dynamic)
+        elif part.kind == "redirect":
+            _redirect(part, command)
+    return command
+
+
+def _substitutions(word: Any, command: Command) -> bool:
+    """Collect `$( )`, backticks and `<( )` inside a word; tell whether it expands."""
+    dynamic = False
+    for part in getattr(word, "parts", None) or ():
+        if part.kind in _DYNAMIC_KINDS:
+            dynamic = True
+        if part.kind in ("commandsubstitution", "processsubstitution"):
+            inner = Script()
+            _statement(part.command, inner)
+            command.nested.append(inner)
+        elif getattr(part, "parts", None):
+            dynamic = _substitutions(part, command) or dynamic
+    return dynamic
+
+
+def _redirect(node: Any, command: Command) -> None:
+    if node.type in ("<<", "<<<", "<<-"):
+        return
+    target = node.output
+    if isinstance(target, int) or target is None:
+        return  # descriptor duplication such as 2>&1
+    dynamic = _substitutions(target, command)
+    command.redirects.append(Redirect(node.type, target.word, dynamic))
+
+
+# --- tolerant scanner -----------------------------------------------------------------
+
+_SEPARATORS = {"\n", ";", "&", "|", "(", ")", "{", "}"}
+
+
+MAX_NESTING = 30
+
+
+def tolerant_parse(text: str, depth: int = 0) -> Script:
+    """A forgiving split into commands for input bashlex refuses; unterminated quotes run to the end."""
+    script = Script()
+    if depth > MAX_NESTING:
+        # Deeper substitutions are read flat: their commands still count, without recursion.
+        text = re.sub(r"\$\(|[`()]", " ; ", text)
+    _Scanner(text, script, depth).run()
+    return script
+
+
+class _Scanner:
+    """Character scanner that keeps quoting, substitutions and control operators apart."""
+
+    def __init__(self, text: str, script: Script, depth: int = 0) -> None:
+        self.depth = depth
+        self.text = text
+        self.i = 0
+        self.script = script
+        self.pipeline: list[Command] = []
+        self.command = Command()
+        self.word: list[str] | None = None
+        self.dynamic = False
+        self.pending_redirect: str | None = None
+
+    def run(self) -> None:
+        text = self.text
+        n = len(text)
+        while self.i < n:
+            ch = text[self.i]
+            if ch in " \t":
+                self._end_word()
+                self.i += 1
+            elif ch == "#" and self.word is None:
+                end = text.find("\n", self.i)
+                self.i = n if end < 0 else end
+            elif ch == "\\":
+                self._chars(text[self.i + 1 : self.i + 2])
+                self.i += 2
+            elif ch == "'":
+                end = text.find("'", self.i + 1)
+                end = n if end < 0 else end
+                self._chars(text[self.i + 1 : end])
+                self.i = end + 1
+            elif ch == '"':
+                self._double_quoted()
+            elif ch == "`":
+                end = text.find("`", self.i + 1)
+                end = n if end < 0 else end
+                self._nested(text[self.i + 1 : end])
+                self.i = end + 1
+            elif ch == "$" and text[self.i + 1 : self.i + 2] == "(":
+                self._nested(self._balanced(self.i + 1))
+            elif ch == "$":
+                self._chars("$")
+                self.dynamic = True
+                self.i += 1
+            elif ch in "<>" and text[self.i + 1 : self.i + 2] == "(":
+                self._nested(self._balanced(self.i + 1))
+            elif ch in "<>":
+                self._redirect_op()
+            elif ch in _SEPARATORS:
+                self._separator(ch)
+            else:
+                self._chars(ch)
+                self.i += 1
+        self._end_command(end_pipeline=True)
+
+    def _chars(self, chars: str) -> None:
+        if self.word is None:
+            self.word = []
+        self.word.append(chars)
+
+    def _double_quoted(self) -> None:
+        text, n = self.text, len(self.text)
+        self.i += 1
+        self._chars("")
+        while self.i < n and text[self.i] != '"':
+            ch = text[self.i]
+            if ch == "\\" and self.i + 1 < n:
+                self._chars(text[self.i + 1])
+                self.i += 2
+            elif ch == "$" and text[self.i + 1 : self.i + 2] == "(":
+                self._nested(self._balanced(self.i + 1))
+            elif ch == "`":
+                end = text.find("`", self.i + 1)
+                end = n if end < 0 else end
+                self._nested(text[self.i + 1 : end])
+                self.i = end + 1
+            else:
+                if ch == "$":
+                    self.dynamic = True
+                self._chars(ch)
+                self.i += 1
+        self.i += 1
+
+    def _balanced(self, start: int) -> str:
+        """Return the text inside the parentheses opening at `start`; move past the close."""
+        depth, j, n = 0, start, len(self.text)
+        quote = ""
+        while j < n:
+            ch = self.text[j]
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    self.i = j + 1
+                    return self.text[start + 1 : j]
+            j += 1
+        self.i = n
+        return self.text[start + 1 :]
+
+    def _nested(self, inner: str) -> None:
+        self.command.nested.append(tolerant_parse(inner, self.depth + 1))
+        self._chars("$(…)")
+        self.dynamic = True
+
+    def _redirect_op(self) -> None:
+        text = self.text
+        op = text[self.i]
+        self.i += 1
+        if self.word is not None and "".join(self.word).isdigit():
+            self.word = None  # the descriptor number belongs to the operator
+            self.dynamic = False
+        else:
+            self._end_word()
+        while self.i < len(text) and text[self.i] in ">|&":
+            op += text[self.i]
+            self.i += 1
+        if op.endswith("&") and text[self.i : self.i + 1].isdigit():
+            self.i += 1  # 2>&1: duplication, not a file
+            return
+        self.pending_redirect = op
+
+    def _separator(self, ch: str) -> None:
+        text = self.text
+        if ch == "&" and text[self.i + 1 : self.i + 2] == ">":
+            self._end_word()
+            self._redirect_op()
+            return
+        pipe = ch == "|" and text[self.i + 1 : self.i + 2] != "|"
+        self._end_command(end_pipeline=not pipe)
+        self.i += 2 if text[self.i : self.i + 2] in ("&&", "||") else 1
+
+    def _end_word(self) -> None:
+        if self.word is None:
+            return
+        word = "".join(self.word)
+        if self.pending_redirect is not None:
+            self.command.redirects.append(Redirect(self.pending_redirect, word, self.dynamic))
+            self.pending_redirect = None
+        elif not self.command.words and _ASSIGNMENT.match(word):
+            self.command.assignments.append(word)
+        else:
+            self.command.add_word(word, self.dynamic)
+        self.word = None
+        self.dynamic = False
+
+    def _end_command(self, end_pipeline: bool) -> None:
+        self._end_word()
+        command = self.command
+        if command.words or command.assignments or command.redirects or command.nested:
+            self.pipeline.append(command)
+        self.command = Command()
+        if end_pipeline and self.pipeline:
+            self.script.pipelines.append(self.pipeline)
+            self.pipeline = []

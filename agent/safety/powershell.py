@@ -1,0 +1,324 @@
+"""A PowerShell tokenizer: statements, pipelines, parameters, strings, groups and script blocks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from termwise.agent.safety.model import Command, Finding, Redirect, Script
+
+# PowerShell reads typographic quotes and dashes like ASCII ones; so must we.
+_SINGLE = "'\u2018\u2019\u201a\u201b"
+_DOUBLE = '"\u201c\u201d\u201e'
+_STOP = set(" \t\r\n;|&(){}<>") | set(_SINGLE) | set(_DOUBLE)
+_METHOD_TARGET = re.compile(r"(\.|::)[A-Za-z_]\w*$")
+_REDIRECT = re.compile(r"([1-6*]?)(>>?)(&[12])?")
+MAX_DEPTH = 40
+
+
+@dataclass
+class _Word:
+    text: str
+    dynamic: bool = False
+    bare: bool = True  # unquoted and not a variable: can be a command name
+    glued_group: bool = False  # directly followed by "(": a method call
+
+
+@dataclass
+class _Op:
+    op: str
+
+
+@dataclass
+class _Group:
+    script: Script
+    kind: str  # "(", "$(", "@(", "{", "@{"
+
+
+@dataclass
+class _Statement:
+    tokens: list[_Word | _Op | _Group | Redirect] = field(default_factory=list)
+
+
+def parse_powershell(text: str) -> Script:
+    """Parse PowerShell text into the shared model; never raises."""
+    parser = _Parser(text)
+    script = parser.script(closer="", depth=0)
+    if parser.problems:
+        script.problems.extend(parser.problems)
+    return script
+
+
+class _Parser:
+    """Recursive scanner; `script()` stops at the closing bracket of the group it parses."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.i = 0
+        self.problems: list[str] = []
+        self.pending: list[Script] = []  # $(…) met inside the current statement's words
+
+    def _nested(self, closer: str, depth: int, table: bool = False) -> Script:
+        saved, self.pending = self.pending, []
+        inner = self.script(closer=closer, depth=depth + 1, table=table)
+        self.pending = saved
+        return inner
+
+    def script(self, closer: str, depth: int, table: bool = False) -> Script:
+        script = Script()
+        statement = _Statement()
+        text, n = self.text, len(self.text)
+        if depth > MAX_DEPTH:
+            self.problems.append("PowerShell nested too deeply")
+            self.i = n
+            return script
+        while self.i < n:
+            ch = text[self.i]
+            if closer and ch == closer:
+                self.i += 1
+                self._finish(statement, script, table)
+                return script
+            if ch in " \t\r":
+                self.i += 1
+            elif ch == "`" and text[self.i + 1 : self.i + 2] in ("\n", "\r"):
+                self.i += 2  # line continuation
+            elif ch == "#" or text.startswith("<#", self.i):
+                self._comment()
+            elif ch in "\n;":
+                self._finish(statement, script, table)
+                statement = _Statement()
+                self.i += 1
+            elif ch in "|&":
+                double = text[self.i + 1 : self.i + 2] == ch
+                op = ch * 2 if double else ch
+                self.i += 2 if double else 1
+                if op in ("&&", "||") or (
+                    op == "&" and statement.tokens and not _ends_with_pipe(statement)
+                ):
+                    self._finish(statement, script, table)
+                    statement = _Statement()
+                else:
+                    statement.tokens.append(_Op(op))
+            elif ch in ")}":
+                self.problems.append(f"unbalanced {ch!r} in PowerShell")
+                self.i += 1
+            elif ch in "({" or text.startswith(("$(", "@(", "@{"), self.i):
+                self._group(statement, depth)
+            elif ch in "<>" or (ch in "123456*" and text[self.i + 1 : self.i + 2] == ">"):
+                self._redirect(statement)
+            elif ch == "=" and statement.tokens:
+                statement.tokens.append(_Op("="))
+                self.i += 1
+            elif text.startswith("--%", self.i):
+                rest_end = text.find("\n", self.i)
+                rest_end = n if rest_end < 0 else rest_end
+                for word in text[self.i + 3 : rest_end].split():
+                    statement.tokens.append(_Word(word, dynamic="%" in word))
+                self.i = rest_end
+            else:
+                statement.tokens.append(self._word(depth))
+        if closer:
+            self.problems.append(f"missing {closer!r} in PowerShell")
+        self._finish(statement, script, table)
+        return script
+
+    # --- lexical pieces -----------------------------------------------------------------
+
+    def _comment(self) -> None:
+        text = self.text
+        if text.startswith("<#", self.i):
+            end = text.find("#>", self.i + 2)
+            self.i = len(text) if end < 0 else end + 2
+        else:
+            end = text.find("\n", self.i)
+            self.i = len(text) if end < 0 else end
+
+    def _group(self, statement: _Statement, depth: int) -> None:
+        text = self.text
+        start = self.i
+        kind = text[self.i : self.i + 2] if text[self.i] in "$@" else text[self.i]
+        self.i += len(kind)
+        closer = "}" if kind.endswith("{") else ")"
+        inner = self._nested(closer, depth, table=kind == "@{")
+        previous = statement.tokens[-1] if statement.tokens else None
+        glued = kind == "(" and start > 0 and not text[start - 1].isspace()
+        if glued and isinstance(previous, _Word):
+            previous.glued_group = _METHOD_TARGET.search(previous.text) is not None
+        statement.tokens.append(_Group(inner, kind))
+
+    def _redirect(self, statement: _Statement) -> None:
+        match = _REDIRECT.match(self.text, self.i)
+        if self.text[self.i] == "<" or match is None:
+            self.problems.append("'<' is not a PowerShell operator")
+            self.i += 1
+            return
+        self.i = match.end()
+        if match.group(3):
+            return  # 2>&1 merges streams; no file
+        while self.i < len(self.text) and self.text[self.i] in " \t":
+            self.i += 1
+        target = self._word(0)
+        statement.tokens.append(Redirect(match.group(2), target.text, target.dynamic))
+
+    def _word(self, depth: int) -> _Word:
+        text, n = self.text, len(self.text)
+        parts: list[str] = []
+        dynamic = False
+        bare = True
+        start = self.i
+        while self.i < n:
+            ch = text[self.i]
+            if ch in _SINGLE:
+                bare = bare and self.i > start
+                self.i += 1
+                while self.i < n:
+                    if text[self.i] in _SINGLE:
+                        if text[self.i + 1 : self.i + 2] in _SINGLE and self.i + 1 < n:
+                            parts.append("'")
+                            self.i += 2
+                            continue
+                        break
+                    parts.append(text[self.i])
+                    self.i += 1
+                self.i += 1
+            elif ch in _DOUBLE:
+                bare = bare and self.i > start
+                dynamic = self._double(parts, depth) or dynamic
+            elif ch == "`":
+                parts.append(_escape(text[self.i + 1 : self.i + 2]))
+                self.i += 2
+            elif ch == "$" and text[self.i + 1 : self.i + 2] == "(":
+                self._subexpression(depth)
+                parts.append("$(…)")
+                dynamic = True
+            elif (
+                ch == "$"
+                and self.i + 1 < n
+                and (text[self.i + 1].isalnum() or text[self.i + 1] in "_{?^:")
+            ):
+                if self.i == start:
+                    bare = False
+                dynamic = True
+                parts.append(ch)
+                self.i += 1
+            elif ch in _STOP:
+                break
+            elif ch == "=" and parts and parts[0].startswith("$"):
+                break
+            else:
+                parts.append(ch)
+                self.i += 1
+        word = "".join(parts)
+        if word[:1].isdigit() or word[:1] in "[@":
+            bare = False  # numbers, [types] and splats are expressions, not command names
+        return _Word(word, dynamic, bare)
+
+    def _double(self, parts: list[str], depth: int) -> bool:
+        """Read a "…" string (or @"…"@ here-string); $(…) inside runs, `$var` expands."""
+        text, n = self.text, len(self.text)
+        dynamic = False
+        self.i += 1
+        while self.i < n:
+            ch = text[self.i]
+            if ch in _DOUBLE:
+                if text[self.i + 1 : self.i + 2] in _DOUBLE and self.i + 1 < n:
+                    parts.append('"')
+                    self.i += 2
+                    continue
+                self.i += 1
+                return dynamic
+            if ch == "`":
+                parts.append(_escape(text[self.i + 1 : self.i + 2]))
+                self.i += 2
+            elif ch == "$" and text[self.i + 1 : self.i + 2] == "(":
+                self._subexpression(depth)
+                parts.append("$(…)")
+                dynamic = True
+            else:
+                if ch == "$" and text[self.i + 1 : self.i + 2].isalnum():
+                    dynamic = True
+                parts.append(ch)
+                self.i += 1
+        self.problems.append("unterminated string in PowerShell")
+        return dynamic
+
+    def _subexpression(self, depth: int) -> None:
+        self.i += 2
+        inner = self._nested(")", depth)
+        self.pending.append(inner)
+
+    # --- statements → commands ------------------------------------------------------------
+
+    def _finish(self, statement: _Statement, script: Script, table: bool) -> None:
+        pending, self.pending = self.pending, []
+        if not statement.tokens and not pending:
+            return
+        pipeline: list[Command] = []
+        element: list[_Word | _Op | _Group | Redirect] = []
+        for token in statement.tokens:
+            if isinstance(token, _Op) and token.op == "|":
+                pipeline.append(_command(element, table))
+                element = []
+            else:
+                element.append(token)
+        pipeline.append(_command(element, table))
+        if pending:
+            pipeline[0].nested.extend(pending)
+        script.pipelines.append(pipeline)
+
+
+def _ends_with_pipe(statement: _Statement) -> bool:
+    last = statement.tokens[-1] if statement.tokens else None
+    return isinstance(last, _Op) and last.op in ("|", "&", ".")
+
+
+def _escape(ch: str) -> str:
+    return {"n": "\n", "t": "\t", "0": "\0", "a": "\a", "e": "\x1b"}.get(ch, ch)
+
+
+def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Command:
+    """One pipeline element: a command call, or an expression whose groups still run."""
+    command = Command()
+    rest = list(tokens)
+    if table and rest and isinstance(rest[0], _Word) and "=" in rest[0].text:
+        rest = rest[1:]  # key=value in a hashtable: the value is a statement
+    if len(rest) >= 2 and isinstance(rest[1], _Op) and rest[1].op == "=":
+        first = rest[0]
+        if isinstance(first, _Word):
+            command.assignments.append(first.text)
+        rest = rest[2:]
+    elif table and len(rest) >= 2 and isinstance(rest[1], _Op) and rest[1].op == "=":
+        rest = rest[2:]
+    call = False
+    if rest and isinstance(rest[0], _Op) and rest[0].op in ("&", "."):
+        call = True
+        rest = rest[1:]
+    elif rest and isinstance(rest[0], _Word) and rest[0].text == "." and rest[0].bare:
+        call = True  # dot-sourcing: ". ./script.ps1"
+        rest = rest[1:]
+    head = rest[0] if rest else None
+    is_call = isinstance(head, _Word) and (call or head.bare)
+    for token in rest:
+        if isinstance(token, _Group):
+            command.nested.append(token.script)
+        elif isinstance(token, Redirect):
+            command.redirects.append(token)
+        elif isinstance(token, _Word):
+            if is_call:
+                command.add_word(token.text, token.dynamic)
+            elif token.glued_group:
+                command.nested.append(_method_call(token.text))
+    if call and isinstance(head, _Group):
+        command.nested.append(_call_group())
+    return command
+
+
+def _method_call(target: str) -> Script:
+    """A .NET method call on a value can do anything: report it as its own finding."""
+    message = f"calls the .NET method {target}(…), which can change anything"
+    return Script(findings=[Finding("confirm", "method-call", message)])
+
+
+def _call_group() -> Script:
+    message = "runs the result of an expression as a command"
+    return Script(findings=[Finding("confirm", "dynamic-command", message)])

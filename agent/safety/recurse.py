@@ -1,0 +1,338 @@
+"""Commands that run other commands: wrappers, shells given a string, `find -exec`, `wsl`."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import TYPE_CHECKING
+
+from termwise.agent.safety.rules import RuleSet, Wrapper
+
+if TYPE_CHECKING:
+    from termwise.agent.safety.engine import Analyzer
+
+POSIX_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"})
+POWERSHELLS = frozenset({"pwsh", "powershell", "powershell_ise"})
+_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _prefixes(word: str, shortest: int) -> frozenset[str]:
+    return frozenset(word[:n] for n in range(shortest, len(word) + 1))
+
+
+# powershell.exe / pwsh parameters (they accept any unique prefix and a few aliases).
+_PS_COMMAND = _prefixes("command", 1)
+_PS_ENCODED = _prefixes("encodedcommand", 2) | {"e", "ec"}
+_PS_FILE = _prefixes("file", 1)
+_PS_VALUED = (
+    _prefixes("executionpolicy", 2)
+    | {"ep"}
+    | _prefixes("windowstyle", 1)
+    | _prefixes("workingdirectory", 2)
+    | {"wd"}
+    | _prefixes("outputformat", 1)
+    | {"of"}
+    | _prefixes("inputformat", 2)
+    | {"if"}
+    | _prefixes("configurationname", 4)
+    | _prefixes("settingsfile", 2)
+    | _prefixes("custompipename", 2)
+    | _prefixes("psconsolefile", 2)
+    | _prefixes("version", 1)
+)
+
+
+def chain(words: list[str], rules: RuleSet, analyzer: Analyzer | None = None) -> list[str]:
+    """Names of the programs started by `words`: `sudo env bash` → [sudo, env, bash]."""
+    from termwise.agent.safety.engine import resolve_name
+
+    names: list[str] = []
+    for _ in range(8):
+        if not words:
+            break
+        name = resolve_name(words[0], rules)
+        names.append(name)
+        wrapper = rules.wrappers.get(name)
+        if wrapper is None:
+            break
+        words = _unwrap(wrapper, words[1:])
+    return names
+
+
+def _unwrap(wrapper: Wrapper, args: list[str]) -> list[str]:
+    """Skip a wrapper's own options (and assignments or fixed positionals) to reach its command."""
+    i = 0
+    skipped = 0
+    while i < len(args):
+        token = args[i]
+        if token == "--":
+            return args[i + 1 :]
+        if token.startswith("-") and len(token) > 1:
+            option = token.split("=", 1)[0]
+            if option in wrapper.value_options and "=" not in token:
+                i += 1
+            elif (
+                len(token) > 2 and not token.startswith("--") and token[:2] in wrapper.value_options
+            ):
+                pass  # value glued to the letter, e.g. -uroot
+            i += 1
+            continue
+        if token.startswith("/") and len(token) > 1 and wrapper.name == "start":
+            i += 1
+            continue
+        if wrapper.skip_assignments and _ASSIGN.match(token):
+            i += 1
+            continue
+        if skipped < wrapper.skip_positionals:
+            skipped += 1
+            i += 1
+            continue
+        return args[i:]
+    return []
+
+
+def handle(
+    analyzer: Analyzer, name: str, args: list[str], dynamic: list[bool], rules: RuleSet, depth: int
+) -> bool:
+    """Analyse what `name args` runs when it runs something else; True when fully handled."""
+    wrapper = rules.wrappers.get(name)
+    if wrapper is not None:
+        return _wrapper(analyzer, wrapper, args, dynamic, rules, depth)
+    if name in POSIX_SHELLS:
+        return _posix_shell(analyzer, name, args, depth)
+    if name in POWERSHELLS:
+        return _powershell(analyzer, name, args, depth)
+    if name == "cmd":
+        return _cmd(analyzer, args, depth)
+    if name == "wsl":
+        return _wsl(analyzer, args, rules, depth)
+    if name == "runas" and rules.family != "posix":
+        analyzer.add("confirm", "elevated", "runs a program as another user")
+        program = [a for a in args if not a.startswith("/")]
+        if program:
+            analyzer.text(program[-1], "cmd", depth + 1)
+        return True
+    if name == "eval" and rules.family == "posix":
+        if args:
+            analyzer.text(" ".join(args), "posix", depth + 1)
+        return True
+    if name in ("invoke-expression", "iex") and rules.family == "powershell":
+        return _iex(analyzer, args, depth)
+    if name in ("start-process", "saps", "start") and rules.family == "powershell":
+        return _start_process(analyzer, args, depth)
+    if name == "find" and rules.family == "posix":
+        _find_exec(analyzer, args, rules, depth)
+    return False
+
+
+def _wrapper(
+    analyzer: Analyzer,
+    wrapper: Wrapper,
+    args: list[str],
+    dynamic: list[bool],
+    rules: RuleSet,
+    depth: int,
+) -> bool:
+    if wrapper.info_flags and any(a in wrapper.info_flags for a in args):
+        analyzer.add("safe", "known-safe", f"{wrapper.name} {' '.join(args[:1])}")
+        return True
+    if wrapper.level != "safe":
+        analyzer.add(wrapper.level, wrapper.name, wrapper.message)
+    inner = _unwrap(wrapper, args)
+    if inner:
+        analyzer.argv(inner, dynamic[len(args) - len(inner) :], rules, depth + 1)
+    elif wrapper.level == "safe":
+        analyzer.add("safe", "known-safe", wrapper.name)
+    return True
+
+
+def _posix_shell(analyzer: Analyzer, name: str, args: list[str], depth: int) -> bool:
+    for i, token in enumerate(args):
+        if token.startswith("-") and not token.startswith("--") and "c" in token[1:]:
+            if i + 1 < len(args):
+                analyzer.text(args[i + 1], "posix", depth + 1)
+            else:
+                analyzer.add("confirm", "unparsed", f"{name} -c without a command")
+            return True
+        if token in ("--version", "--help", "-h"):
+            analyzer.add("safe", "known-safe", f"{name} {token}")
+            return True
+        if token.startswith("-") or token.startswith("+"):
+            continue
+        analyzer.add("confirm", "runs-script", f"{name} runs the script {token}")
+        return True
+    analyzer.add("confirm", "starts-shell", f"{name} runs whatever commands it reads next")
+    return True
+
+
+def _powershell(analyzer: Analyzer, name: str, args: list[str], depth: int) -> bool:
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if len(token) > 1 and token[0] in "-/":
+            param = token[1:].lower()
+            if param in _PS_COMMAND:
+                rest = " ".join(args[i + 1 :])
+                if rest.strip() == "-":
+                    analyzer.add(
+                        "confirm", "starts-shell", f"{name} runs commands read from its input"
+                    )
+                elif rest:
+                    analyzer.text(rest, "powershell", depth + 1)
+                return True
+            if param in _PS_ENCODED:
+                _encoded(analyzer, args[i + 1] if i + 1 < len(args) else "", depth)
+                return True
+            if param in _PS_FILE:
+                target = args[i + 1] if i + 1 < len(args) else ""
+                analyzer.add("confirm", "runs-script", f"{name} runs the script {target}")
+                return True
+            if param in _PS_VALUED:
+                if (
+                    param.startswith("e")
+                    and i + 1 < len(args)
+                    and args[i + 1].lower() in ("bypass", "unrestricted")
+                ):
+                    analyzer.add(
+                        "confirm", "execution-policy-bypass", "runs with script signing checks off"
+                    )
+                i += 2
+                continue
+            i += 1
+            continue
+        if token.lower().endswith(".ps1"):
+            analyzer.add("confirm", "runs-script", f"{name} runs the script {token}")
+        else:
+            analyzer.text(" ".join(args[i:]), "powershell", depth + 1)
+        return True
+    analyzer.add("confirm", "starts-shell", f"{name} runs whatever commands it reads next")
+    return True
+
+
+def _encoded(analyzer: Analyzer, payload: str, depth: int) -> None:
+    """-EncodedCommand carries base64 of UTF-16LE text: decode it and check what it says."""
+    try:
+        raw = base64.b64decode(payload + "=" * (-len(payload) % 4), validate=True)
+        decoded = raw.decode("utf-16-le")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        analyzer.add(
+            "confirm", "encoded-command", "runs hidden PowerShell that could not be decoded"
+        )
+        return
+    analyzer.add("confirm", "encoded-command", f"runs hidden PowerShell: {decoded[:120]}")
+    analyzer.text(decoded, "powershell", depth + 1)
+
+
+def _cmd(analyzer: Analyzer, args: list[str], depth: int) -> bool:
+    for i, token in enumerate(args):
+        low = token.lower()
+        if low[:2] in ("/c", "/k", "/r"):
+            inner = " ".join([token[2:], *args[i + 1 :]]).strip()
+            if inner:
+                analyzer.text(inner, "cmd", depth + 1)
+            return True
+        if not low.startswith("/"):
+            analyzer.text(" ".join(args[i:]), "cmd", depth + 1)
+            return True
+    analyzer.add("confirm", "starts-shell", "cmd runs whatever commands it reads next")
+    return True
+
+
+def _wsl(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> bool:
+    i = 0
+    while i < len(args):
+        token = args[i]
+        low = token.lower()
+        if token == "--":
+            analyzer.text(" ".join(args[i + 1 :]), "posix", depth + 1)
+            return True
+        if low in ("-e", "--exec"):
+            analyzer.argv(args[i + 1 :], [False] * len(args[i + 1 :]), _posix_rules(), depth + 1)
+            return True
+        if low in ("--unregister", "--uninstall"):
+            analyzer.add(
+                "dangerous", "wsl-unregister", "deletes a WSL distribution and all its files"
+            )
+            return True
+        if low in ("-l", "--list", "--status", "--version", "-v", "--help"):
+            analyzer.add("safe", "known-safe", f"wsl {token}")
+            return True
+        if low in ("-d", "--distribution", "-u", "--user", "--cd"):
+            i += 2
+            continue
+        if token.startswith("-"):
+            analyzer.add("confirm", "changes", f"wsl {token} changes the WSL set-up")
+            return True
+        analyzer.text(" ".join(args[i:]), "posix", depth + 1)
+        return True
+    analyzer.add("confirm", "starts-shell", "wsl opens a Linux shell")
+    return True
+
+
+def _posix_rules() -> RuleSet:
+    from termwise.agent.safety.rules import load_rules
+
+    return load_rules("posix")
+
+
+def _iex(analyzer: Analyzer, args: list[str], depth: int) -> bool:
+    code = [a for a in args if not (a.startswith("-") and a[1:].lower() in _PS_COMMAND)]
+    if not code:
+        analyzer.add("confirm", "dynamic-code", "runs code that arrives through the pipeline")
+    elif any(a.startswith("$") for a in code):
+        analyzer.add("confirm", "dynamic-code", "runs code held in a variable")
+    else:
+        analyzer.text(" ".join(code), "powershell", depth + 1)
+    return True
+
+
+def _start_process(analyzer: Analyzer, args: list[str], depth: int) -> bool:
+    named: dict[str, str] = {}
+    positional: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token.startswith("-") and len(token) > 1:
+            param = token[1:].lower()
+            if param in ("wait", "nonewwindow", "passthru", "usenewenvironment"):
+                i += 1
+                continue
+            named[param] = args[i + 1] if i + 1 < len(args) else ""
+            i += 2
+            continue
+        positional.append(token)
+        i += 1
+    target = next((v for k, v in named.items() if "filepath".startswith(k)), None)
+    arguments = next(
+        (v for k, v in named.items() if "argumentlist".startswith(k) or k == "args"), None
+    )
+    if target is None and positional:
+        target = positional.pop(0)
+    if arguments is None and positional:
+        arguments = " ".join(positional)
+    verb = next((v for k, v in named.items() if "verb".startswith(k)), "")
+    if verb.lower() == "runas":
+        analyzer.add("confirm", "elevated", "starts a program with administrator rights")
+    if not target:
+        analyzer.add("confirm", "unparsed", "Start-Process without a program")
+        return True
+    line = target + (" " + arguments.replace("','", " ").replace(",", " ") if arguments else "")
+    analyzer.text(line, "cmd", depth + 1)
+    return True
+
+
+def _find_exec(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> None:
+    """`find … -exec CMD {} ;` runs CMD on every match: check CMD like any other command."""
+    i = 0
+    while i < len(args):
+        if args[i] in _FIND_EXEC:
+            j = i + 1
+            while j < len(args) and args[j] not in (";", "\\;", "+"):
+                j += 1
+            inner = args[i + 1 : j]
+            if inner:
+                analyzer.argv(inner, [False] * len(inner), rules, depth + 1)
+            i = j
+        i += 1

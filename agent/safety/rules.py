@@ -1,0 +1,378 @@
+"""Loads the safety rules from `resources/safety/*.yaml` into compiled, per-family rule sets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fnmatch import translate
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from termwise.agent.errors import AgentError
+from termwise.agent.safety.model import Family, Level
+
+# Which data files make up each shell family, later files adding to earlier ones.
+FAMILY_FILES: dict[str, tuple[str, ...]] = {
+    "posix": ("common.yaml", "posix.yaml"),
+    "powershell": ("common.yaml", "windows.yaml", "powershell.yaml"),
+    "cmd": ("common.yaml", "windows.yaml", "cmd.yaml"),
+}
+LEVELS = ("safe", "confirm", "dangerous")
+STYLES = ("posix", "long1", "windows", "powershell")
+
+
+class SafetyRulesError(AgentError):
+    """A safety rules file is malformed (a packaging bug, so the message names the file)."""
+
+
+@dataclass
+class CommandSpec:
+    """What is known about one command: whether it is read-only, and how its flags read."""
+
+    name: str
+    safe: bool = False
+    level: Level | None = None  # a fixed level for known commands that change things
+    message: str = ""
+    style: str = "posix"
+    flags: dict[str, str] = field(default_factory=dict)  # token → canonical name
+    params: tuple[str, ...] = ()  # PowerShell parameter names, lower case, for prefixes
+    unsafe_flags: frozenset[str] = frozenset()
+    max_positionals: int | None = None
+    value_options: frozenset[str] = frozenset()
+    subcommands: dict[str, CommandSpec] = field(default_factory=dict)
+    safe_without_subcommand: bool = False
+
+
+@dataclass
+class Rule:
+    """A pattern over one command invocation that yields a verdict level."""
+
+    id: str
+    level: Level
+    message: str
+    commands: tuple[str, ...]
+    subcommands: tuple[str, ...] = ()
+    flags_all: frozenset[str] = frozenset()
+    flags_any: frozenset[str] = frozenset()
+    flags_none: frozenset[str] = frozenset()
+    args_any: re.Pattern[str] | None = None
+    argv_regex: re.Pattern[str] | None = None
+
+
+@dataclass
+class PipelineRule:
+    """Data flowing from one kind of command into another (download → interpreter)."""
+
+    id: str
+    level: Level
+    message: str
+    sources: frozenset[str]
+    sinks: frozenset[str]
+
+
+@dataclass
+class TextRule:
+    """A regular expression over the raw command text, for shapes the parsers flatten."""
+
+    id: str
+    level: Level
+    message: str
+    regex: re.Pattern[str]
+
+
+@dataclass
+class RedirectRule:
+    """Output sent to a target matching `targets` with one of `ops`."""
+
+    id: str
+    level: Level
+    message: str
+    ops: frozenset[str]
+    targets: re.Pattern[str]
+
+
+@dataclass
+class EnvRule:
+    """A variable assignment whose name changes what a later program does."""
+
+    id: str
+    level: Level
+    message: str
+    names: re.Pattern[str]
+
+
+@dataclass
+class Wrapper:
+    """A command that runs another one (`sudo`, `env`, `xargs` …) and how to skip its options."""
+
+    name: str
+    level: Level = "safe"
+    message: str = ""
+    value_options: frozenset[str] = frozenset()
+    info_flags: frozenset[str] = frozenset()  # with one of these it runs nothing (`command -v`)
+    skip_assignments: bool = False
+    skip_positionals: int = 0
+
+
+@dataclass
+class RuleSet:
+    """Everything the engine needs for one shell family."""
+
+    family: Family
+    case_insensitive: bool
+    commands: dict[str, CommandSpec] = field(default_factory=dict)
+    command_globs: list[tuple[str, CommandSpec]] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    rules_by_name: dict[str, list[Rule]] = field(default_factory=dict)
+    glob_rules: list[Rule] = field(default_factory=list)
+    pipelines: list[PipelineRule] = field(default_factory=list)
+    texts: list[TextRule] = field(default_factory=list)
+    redirects: list[RedirectRule] = field(default_factory=list)
+    env: list[EnvRule] = field(default_factory=list)
+    wrappers: dict[str, Wrapper] = field(default_factory=dict)
+    harmless_targets: re.Pattern[str] | None = None
+
+    def spec_for(self, name: str) -> CommandSpec | None:
+        spec = self.commands.get(name)
+        if spec is None:
+            for pattern, candidate in self.command_globs:
+                if _glob_match(pattern, name):
+                    return candidate
+        return spec
+
+    def rules_for(self, name: str) -> list[Rule]:
+        found = list(self.rules_by_name.get(name, ()))
+        for rule in self.glob_rules:
+            if any(_glob_match(p, name) for p in rule.commands):
+                found.append(rule)
+        return found
+
+
+def _glob_match(pattern: str, name: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    return fnmatchcase(name, pattern)
+
+
+@cache
+def load_rules(family: Family) -> RuleSet:
+    """Read and compile the rule files of a family (cached: files are read once per process)."""
+    docs: list[tuple[str, dict[str, Any]]] = []
+    for filename in FAMILY_FILES[family]:
+        text = (
+            resources.files("termwise.resources")
+            .joinpath("safety")
+            .joinpath(filename)
+            .read_text("utf-8")
+        )
+        data = yaml.safe_load(text) or {}
+        if not isinstance(data, dict):
+            raise SafetyRulesError(f"safety rules {filename}: expected a mapping at the top")
+        docs.append((filename, data))
+    return compile_rules(family, docs)
+
+
+def compile_rules(family: Family, docs: list[tuple[str, dict[str, Any]]]) -> RuleSet:
+    """Compile parsed YAML documents (later ones extend or override earlier ones)."""
+    fold = family != "posix"
+    ruleset = RuleSet(family=family, case_insensitive=fold)
+    sets: dict[str, list[str]] = {}
+    for filename, data in docs:
+        try:
+            for key, values in (data.get("path_sets") or {}).items():
+                sets.setdefault(key, []).extend(str(v) for v in values)
+            default_style = data.get("default_style")
+            for name, raw in (data.get("commands") or {}).items():
+                spec = _command(str(name), raw or {}, fold, default_style)
+                for alias in [spec.name, *(_fold(a, fold) for a in (raw or {}).get("aliases", ()))]:
+                    if "*" in alias:  # "?" and "%" are real PowerShell aliases, not globs
+                        ruleset.command_globs.append((alias, spec))
+                    else:
+                        ruleset.commands[alias] = spec
+            for name, raw in (data.get("wrappers") or {}).items():
+                wrapper = _wrapper(str(name), raw or {}, fold)
+                ruleset.wrappers[wrapper.name] = wrapper
+            for raw in data.get("rules") or ():
+                ruleset.rules.append(_rule(raw, sets, fold))
+            for raw in data.get("pipeline_rules") or ():
+                ruleset.pipelines.append(
+                    PipelineRule(
+                        id=raw["id"],
+                        level=_level(raw["level"]),
+                        message=raw["message"],
+                        sources=frozenset(_fold(s, fold) for s in raw["from"]),
+                        sinks=frozenset(_fold(s, fold) for s in raw["into"]),
+                    )
+                )
+            for raw in data.get("text_rules") or ():
+                ruleset.texts.append(
+                    TextRule(
+                        raw["id"], _level(raw["level"]), raw["message"], re.compile(raw["regex"])
+                    )
+                )
+            for raw in data.get("redirect_rules") or ():
+                ruleset.redirects.append(
+                    RedirectRule(
+                        id=raw["id"],
+                        level=_level(raw["level"]),
+                        message=raw["message"],
+                        ops=frozenset(raw.get("ops", (">", ">|", "&>", ">>", "&>>"))),
+                        targets=_globs(raw["targets"], sets, fold),
+                    )
+                )
+            for raw in data.get("env_rules") or ():
+                ruleset.env.append(
+                    EnvRule(
+                        raw["id"],
+                        _level(raw["level"]),
+                        raw["message"],
+                        _globs(raw["names"], {}, False),
+                    )
+                )
+            if data.get("harmless_targets"):
+                ruleset.harmless_targets = _globs(data["harmless_targets"], sets, fold)
+        except (KeyError, TypeError, ValueError, re.error) as exc:
+            raise SafetyRulesError(f"safety rules {filename}: {type(exc).__name__}: {exc}") from exc
+    for rule in ruleset.rules:
+        if any(ch in p for p in rule.commands for ch in "*?["):
+            ruleset.glob_rules.append(rule)
+        else:
+            for name in rule.commands:
+                ruleset.rules_by_name.setdefault(name, []).append(rule)
+    return ruleset
+
+
+def _fold(text: str, fold: bool) -> str:
+    return text.lower() if fold else text
+
+
+def _level(value: Any) -> Level:
+    if value not in LEVELS:
+        raise ValueError(f"unknown level {value!r}")
+    return value  # type: ignore[no-any-return]
+
+
+_COMMAND_KEYS = frozenset(
+    {
+        "safe",
+        "level",
+        "message",
+        "style",
+        "flags",
+        "params",
+        "unsafe_flags",
+        "max_positionals",
+        "value_options",
+        "subcommands",
+        "safe_without_subcommand",
+        "aliases",
+    }
+)
+_RULE_KEYS = frozenset(
+    {
+        "id",
+        "level",
+        "message",
+        "commands",
+        "subcommands",
+        "flags_all",
+        "flags_any",
+        "flags_none",
+        "args_any",
+        "argv_regex",
+    }
+)
+
+
+def _check_keys(what: str, raw: dict[str, Any], allowed: frozenset[str]) -> None:
+    """Unknown keys are typos (or an unquoted comma in a flow mapping): refuse them."""
+    unknown = set(raw) - allowed
+    if unknown:
+        raise ValueError(f"{what}: unknown keys {sorted(map(str, unknown))}")
+
+
+def _command(name: str, raw: dict[str, Any], fold: bool, default: str | None = None) -> CommandSpec:
+    _check_keys(f"command {name}", raw, _COMMAND_KEYS)
+    guess = "powershell" if fold and "-" in name else ("windows" if fold else "posix")
+    style = raw.get("style", default or guess)
+    if style not in STYLES:
+        raise ValueError(f"{name}: unknown flag style {style!r}")
+    case = style in ("windows", "powershell")  # POSIX-style tools keep case-sensitive flags
+    flags = {_fold(str(k), case): str(v) for k, v in (raw.get("flags") or {}).items()}
+    spec = CommandSpec(
+        name=_fold(name, fold),
+        safe=bool(raw.get("safe", False)),
+        level=_level(raw["level"]) if "level" in raw else None,
+        message=str(raw.get("message", "")),
+        style=style,
+        flags=flags,
+        params=tuple(str(p).lower() for p in raw.get("params", ())),
+        unsafe_flags=frozenset(str(f) for f in raw.get("unsafe_flags", ())),
+        max_positionals=raw.get("max_positionals"),
+        value_options=frozenset(_fold(str(v), case) for v in raw.get("value_options", ())),
+        safe_without_subcommand=bool(raw.get("safe_without_subcommand", False)),
+    )
+    for sub, sub_raw in (raw.get("subcommands") or {}).items():
+        sub_raw = dict(sub_raw or {})
+        sub_raw.setdefault("style", style)
+        child = _command(str(sub), sub_raw, fold, style)
+        for alias in [child.name, *(_fold(a, fold) for a in sub_raw.get("aliases", ()))]:
+            spec.subcommands[alias] = child
+    return spec
+
+
+def _wrapper(name: str, raw: dict[str, Any], fold: bool) -> Wrapper:
+    return Wrapper(
+        name=_fold(name, fold),
+        level=_level(raw.get("level", "safe")),
+        message=str(raw.get("message", "")),
+        value_options=frozenset(str(v) for v in raw.get("value_options", ())),
+        info_flags=frozenset(str(v) for v in raw.get("info_flags", ())),
+        skip_assignments=bool(raw.get("skip_assignments", False)),
+        skip_positionals=int(raw.get("skip_positionals", 0)),
+    )
+
+
+def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
+    _check_keys(f"rule {raw.get('id')}", raw, _RULE_KEYS)
+    commands = raw["commands"]
+    if isinstance(commands, str):
+        commands = [commands]
+    subs = raw.get("subcommands", ())
+    if isinstance(subs, str):
+        subs = [subs]
+    return Rule(
+        id=raw["id"],
+        level=_level(raw["level"]),
+        message=raw["message"],
+        commands=tuple(_fold(c, fold) for c in commands),
+        subcommands=tuple(_fold(s, fold) for s in subs),
+        flags_all=frozenset(raw.get("flags_all", ())),
+        flags_any=frozenset(raw.get("flags_any", ())),
+        flags_none=frozenset(raw.get("flags_none", ())),
+        args_any=_globs(raw["args_any"], sets, fold) if "args_any" in raw else None,
+        argv_regex=re.compile(raw["argv_regex"]) if "argv_regex" in raw else None,
+    )
+
+
+def _globs(patterns: Any, sets: dict[str, list[str]], fold: bool) -> re.Pattern[str]:
+    """Compile fnmatch patterns (and `@set` references) into one anchored regular expression."""
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    expanded: list[str] = []
+    for pattern in patterns:
+        if pattern.startswith("@"):
+            if pattern[1:] not in sets:
+                raise ValueError(f"unknown path set {pattern}")
+            expanded.extend(sets[pattern[1:]])
+        else:
+            expanded.append(pattern)
+    body = "|".join(
+        f"(?:{re.escape(_fold(p[1:], fold))}\\Z)"
+        if p.startswith("=")
+        else f"(?:{translate(_fold(p, fold))})"
+        for p in expanded
+    )
+    return re.compile(body or r"(?!)", re.DOTALL)

@@ -1,0 +1,89 @@
+"""Table tests: every case in cases.yaml and nasty_inputs.yaml gets the verdict it lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from termwise.agent.safety import classify
+
+HERE = Path(__file__).parent
+
+
+def load_cases(name: str) -> list[dict[str, Any]]:
+    data = yaml.safe_load((HERE / name).read_text(encoding="utf-8"))
+    cases = data["cases"]
+    for case in cases:
+        if "repeat" in case:  # long inputs are built, not pasted
+            case["cmd"] = case["cmd"] * int(case["repeat"]) + case.get("tail", "")
+    return cases
+
+
+def _id(case: dict[str, Any]) -> str:
+    text = case["cmd"] if len(case["cmd"]) < 60 else case["cmd"][:57] + "..."
+    return f"{case.get('shell', 'bash')}:{text}"
+
+
+TABLE = load_cases("cases.yaml")
+NASTY = load_cases("nasty_inputs.yaml")
+
+
+def _check(case: dict[str, Any]) -> None:
+    verdict = classify(case["cmd"], case.get("shell", "bash"))
+    assert verdict.level == case["level"], f"{case['cmd']!r}: {verdict}"
+    assert verdict.reasons, "a verdict always says why"
+    if "rule" in case:
+        fired = [reason.split(":", 1)[0] for reason in verdict.reasons]
+        assert case["rule"] in fired, (
+            f"{case['cmd']!r}: expected {case['rule']}, got {verdict.reasons}"
+        )
+
+
+@pytest.mark.parametrize("case", TABLE, ids=_id)
+def test_table(case: dict[str, Any]) -> None:
+    """A command gets the level a careful reviewer would give it, naming the rule that fired."""
+    _check(case)
+
+
+@pytest.mark.parametrize("case", NASTY, ids=_id)
+def test_nasty_inputs(case: dict[str, Any]) -> None:
+    """Inputs built to slip past a checker (quoting, nesting, encodings, look-alikes) are caught."""
+    _check(case)
+
+
+def test_table_covers_every_level_in_every_shell_family() -> None:
+    """The table is broad: each level appears for bash, PowerShell and cmd alike."""
+    seen = {(c.get("shell", "bash"), c["level"]) for c in TABLE}
+    for shell in ("bash", "pwsh", "cmd"):
+        for level in ("safe", "confirm", "dangerous"):
+            assert (shell, level) in seen
+
+
+def test_unknown_shell_is_read_as_bash_but_never_safe() -> None:
+    """An unknown shell name cannot make a command look safe; the reason says what happened."""
+    verdict = classify("ls", "tcsh-9000")
+    assert verdict.level == "confirm"
+    assert any(r.startswith("unknown-shell") for r in verdict.reasons)
+    assert classify("rm -rf /", "tcsh-9000").level == "dangerous"
+
+
+def test_shell_names_fold_case_and_exe_suffix() -> None:
+    """`PWSH.EXE` and a full path to cmd.exe pick the right parser."""
+    assert classify("Remove-Item x -Recurse -Force", "PWSH.EXE").level == "dangerous"
+    assert classify("rd /s /q x", r"C:\Windows\System32\cmd.exe").level == "dangerous"
+
+
+def test_reasons_list_only_the_winning_level() -> None:
+    """Reasons explain the verdict given, not the harmless parts around it."""
+    verdict = classify("ls && rm -rf / && pwd")
+    assert verdict.level == "dangerous"
+    assert all("known-safe" not in r for r in verdict.reasons)
+
+
+def test_classify_returns_new_verdicts_without_shared_state() -> None:
+    """Two calls do not leak findings into each other."""
+    assert classify("rm -rf /").level == "dangerous"
+    assert classify("ls").level == "safe"
+    assert classify("ls").reasons == ("known-safe: ls",)
