@@ -61,12 +61,13 @@ def test_exit_status_of_the_shell() -> None:
 @pytest.mark.parametrize("module", ["termwise.tray.attach", "termwise.tray.cli"])
 def test_attach_imports_nothing_heavy(module: str) -> None:
     """Starting `termwise attach` loads no Qt, no openai and no YAML."""
+    # The importtime report names every module the start-up loaded.
     args = [sys.executable, "-X", "importtime", "-m", module]
     result = subprocess.run([*args, *(["attach"] if module.endswith("cli") else []), "--help"],
                             capture_output=True, text=True, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     imported = {line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines()}
-    assert "termwise.tray.ipc.client" in result.stderr  # the importtime report is there
+    assert "termwise" in imported and "argparse" in imported
     assert not imported & set(HEAVY), imported & set(HEAVY)
     assert "detaches" in result.stdout
 
