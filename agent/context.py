@@ -17,6 +17,8 @@ from termwise.agent.types import Block, SessionContext
 MemoryLookup = Callable[[str, int], list[str]]
 
 HEAD_LINES = 5
+PRECUT_HEAD = 200  # huge outputs are cut to head + tail before the (slower) redaction pass
+PRECUT_TAIL = 3000
 MIN_LINES = 6  # an output is never trimmed below this many lines before blocks are dropped
 _ERROR_LINE = re.compile(
     r"error|fail|fatal|exception|traceback|denied|not found|cannot|can't|unable|no such|"
@@ -92,6 +94,15 @@ def summarize_output(text: str, max_lines: int) -> str:
     return "\n".join(out)
 
 
+def precut(text: str, head: int = PRECUT_HEAD, tail: int = PRECUT_TAIL) -> str:
+    """Keep the first `head` and last `tail` lines of a huge text; the middle never fits anyway."""
+    if text.count("\n") <= head + tail:
+        return text
+    lines = text.split("\n")
+    omitted = len(lines) - head - tail
+    return "\n".join([*lines[:head], f"… ({omitted} lines omitted)", *lines[-tail:]])
+
+
 def target_block(ctx: SessionContext) -> Block | None:
     """The block a fix is about: the last failed one, else the last one."""
     for block in reversed(ctx.blocks):
@@ -142,11 +153,11 @@ def build_prompt(
         env_info = probe_environment()
     question = clean(question.strip())
     blocks = [
-        Block(clean(b.command), clean(b.output), b.exit_code, b.cwd, b.started, b.ended)
+        Block(clean(b.command), clean(precut(b.output)), b.exit_code, b.cwd, b.started, b.ended)
         for b in ctx.blocks
     ]
-    screen = clean(ctx.screen_text) if not blocks else ""
-    clipboard = clean(ctx.clipboard_text)
+    screen = clean(precut(ctx.screen_text)) if not blocks else ""
+    clipboard = clean(precut(ctx.clipboard_text))
     snippets = [clean(s) for s in memory(_memory_query(question, ctx), 3)] if memory else []
     layout = _Layout(ctx, shell, question, blocks, screen, clipboard, snippets, env_info, config)
     budget = max(256, config.llm.max_prompt_tokens - estimate_tokens(system))
