@@ -13,6 +13,9 @@ from termwise.memory.errors import MemoryStoreError
 from termwise.memory.format import FORMAT_VERSION, HEADER_RE, header_line
 
 Migration = Callable[[str], str]
+# A migration with the number of lines it inserts above the original text, so problems
+# found in the migrated text are reported at their line in the file the user has.
+Step = tuple[Migration, int]
 
 
 def _v0_to_v1(text: str) -> str:
@@ -21,7 +24,7 @@ def _v0_to_v1(text: str) -> str:
     return header_line(1) + "\n" + body
 
 
-MIGRATIONS: dict[int, Migration] = {0: _v0_to_v1}
+MIGRATIONS: dict[int, Step] = {0: (_v0_to_v1, 1)}
 
 
 def file_version(text: str) -> int:
@@ -42,8 +45,8 @@ def _set_header(text: str, version: int) -> str:
     return "\n".join(lines)
 
 
-def migrate(text: str, where: str = "memory file") -> tuple[str, int]:
-    """Bring text up to the current version; returns (text, version it was at)."""
+def migrate(text: str, where: str = "memory file") -> tuple[str, int, int]:
+    """Bring text up to the current version: (text, version it was at, lines added on top)."""
     start = file_version(text)
     if start > FORMAT_VERSION:
         raise MemoryStoreError(
@@ -51,8 +54,11 @@ def migrate(text: str, where: str = "memory file") -> tuple[str, int]:
             f"this one reads up to format {FORMAT_VERSION}. Update Termwise."
         )
     version = start
+    shift = 0
     while version < FORMAT_VERSION:
-        text = MIGRATIONS[version](text)
+        step, added = MIGRATIONS[version]
+        text = step(text)
+        shift += added
         version += 1
         text = _set_header(text, version)
-    return text, start
+    return text, start, shift

@@ -259,9 +259,9 @@ class MemoryStore:
             path = self.path_of(rel)
             raw = path.read_bytes()
             text, bad_line = _decode(raw)
-            text, old_version = migrate(text, where=str(path))
+            text, old_version, shift = migrate(text, where=str(path))
             parsed = parse_text(text)
-            problems = list(parsed.problems)
+            problems = [Problem(max(1, p.line - shift), p.message) for p in parsed.problems]
             if bad_line:
                 problems.insert(0, Problem(bad_line, "not valid UTF-8 text"))
             if problems:

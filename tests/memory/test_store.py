@@ -161,3 +161,13 @@ def test_lost_index_is_rebuilt(tmp_path: Path) -> None:
     (tmp_path / "index" / "memory_keys.tsv").write_text("nonsense\n", encoding="utf-8")
     rows = MemoryStore(tmp_path).index_rows()
     assert {k: r.file for k, r in rows.items()} == {"a": "facts.md", "b": "profile.md"}
+
+
+def test_damage_in_an_old_file_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    """Line numbers refer to the file as the user has it, even when migration adds a header."""
+    text = "## fact:a\n- type: fact\n- content: ok\n\n## fact:b\n- type: nonsense\n- content: x\n"
+    (tmp_path / "facts.md").write_text(text, encoding="utf-8")
+    store = MemoryStore(tmp_path)
+    assert [e.key for e in store.entries()] == ["fact:a"]
+    [problem] = store.problems
+    assert problem.line == 5 and "nonsense" in problem.message
