@@ -13,7 +13,8 @@ import yaml
 def load(name: str) -> Any:
     """The parsed `resources/rules/<name>.yaml` (read once per process)."""
     ref = resources.files("termwise.resources").joinpath("rules").joinpath(f"{name}.yaml")
-    return yaml.safe_load(ref.read_text(encoding="utf-8")) or {}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is ~10x faster
+    return yaml.load(ref.read_text(encoding="utf-8"), Loader=loader) or {}
 
 
 def import_packages() -> dict[str, str]:

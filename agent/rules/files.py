@@ -101,6 +101,12 @@ def mkdir_parents(c: Case) -> list[str]:
     return [re.sub(r"\bmkdir\b", "mkdir -p", c.script, count=1)]
 
 
+def _dirname(path: str) -> str:
+    """The folder part of a path written with / or \\ (whatever this machine uses)."""
+    cut = max(path.rfind("/"), path.rfind("\\"))
+    return path[:cut] if cut > 0 else ""
+
+
 def _dest_dir(c: Case) -> str | None:
     words = [a for a in c.args if not a.startswith("-")]
     if len(words) < 2:
@@ -108,8 +114,7 @@ def _dest_dir(c: Case) -> str | None:
     dest = words[-1]
     if dest.endswith(("/", "\\")):
         return dest.rstrip("/\\")
-    parent = os.path.dirname(dest)
-    return parent or None
+    return _dirname(dest) or None
 
 
 @rule("copy_into_missing_dir", "The destination folder does not exist: create it first.", 6)
@@ -124,7 +129,7 @@ def copy_missing_dir(c: Case) -> list[str]:
         return []
     if c.is_app("touch"):
         words = [a for a in c.args if not a.startswith("-")]
-        dest = os.path.dirname(words[0]) if words else None
+        dest = _dirname(words[0]) if words else None
     else:
         dest = _dest_dir(c)
     if not dest:

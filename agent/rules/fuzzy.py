@@ -55,12 +55,17 @@ def closest(
     key = word.lower() if ignore_case else word
     scored: list[tuple[int, int, str]] = []
     seen: set[str] = set()
+    chars = set(key)
     for i, cand in enumerate(candidates):
         if cand in seen or cand == word:
             continue
         seen.add(cand)
         c = cand.lower() if ignore_case else cand
         if abs(len(c) - len(key)) > lim:
+            continue
+        # Each edit adds or removes at most one distinct letter: a cheap lower bound.
+        other = set(c)
+        if len(chars - other) > lim or len(other - chars) > lim:
             continue
         d = distance(key, c, lim)
         if d <= lim:

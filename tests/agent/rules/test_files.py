@@ -1,0 +1,79 @@
+"""Files and folders, including corrections against the real listing of a folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from termwise.agent.rules import suggest_fixes
+from termwise.agent.rules.files import nearest_path
+
+from tests.agent.rules.cases_files import CASES
+from tests.agent.rules.table import T, check, ids
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_files_table(case: T) -> None:
+    """Each file or folder mistake yields the command that does what was meant."""
+    check(case)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    for d in ("projects/termwise/src", "projects/website", "Downloads", "Documents"):
+        (tmp_path / d).mkdir(parents=True)
+    (tmp_path / "projects" / "termwise" / "setup.py").write_text("")
+    return tmp_path
+
+
+def test_cd_typo_goes_to_the_nearest_existing_folder(tree: Path) -> None:
+    """`cd projcts` in a folder that has `projects` suggests `cd projects` first."""
+    got = suggest_fixes(
+        "cd projcts", "bash: cd: projcts: No such file or directory", 1, "bash", cwd=str(tree)
+    )
+    assert got[0].command == "cd projects"
+    assert "mkdir -p projcts && cd projcts" in [s.command for s in got]
+
+
+def test_cd_corrects_every_component(tree: Path) -> None:
+    """Each wrong part of a nested path is corrected against its own parent's listing."""
+    got = suggest_fixes(
+        "cd projets/termwse/scr",
+        "cd: no such file or directory: projets/termwse/scr",
+        1,
+        "zsh",
+        cwd=str(tree),
+    )
+    assert got[0].command == "cd projects/termwise/src"
+
+
+def test_cd_absolute_path_uses_the_real_parent(tree: Path) -> None:
+    """An absolute path is corrected against the filesystem, whatever the cwd."""
+    typed = str(tree / "Downlods")
+    got = suggest_fixes(f"cd {typed}", f"bash: cd: {typed}: No such file or directory", 1)
+    assert got[0].command == f"cd {tree / 'Downloads'}"
+
+
+def test_cd_case_mistake_on_windows(tree: Path) -> None:
+    """A wrong letter case is a mistake worth fixing too."""
+    assert nearest_path("documents", str(tree)) == "Documents"
+
+
+def test_no_close_folder_means_only_mkdir(tree: Path) -> None:
+    """With nothing similar, the only suggestion is to create the folder."""
+    got = suggest_fixes(
+        "cd zzqq", "bash: cd: zzqq: No such file or directory", 1, "bash", cwd=str(tree)
+    )
+    assert [s.command for s in got] == ["mkdir -p zzqq && cd zzqq"]
+
+
+def test_file_typo_in_argument(tree: Path) -> None:
+    """A misspelled file argument is corrected to the existing file next to it."""
+    got = suggest_fixes(
+        "python projects/termwise/setpu.py",
+        "python: can't open file '/x/projects/termwise/setpu.py': [Errno 2] No such file or directory",
+        2,
+        "bash",
+        cwd=str(tree),
+    )
+    assert "python projects/termwise/setup.py" in [s.command for s in got]
