@@ -17,6 +17,9 @@ TASKS: tuple[Task, ...] = ("suggest", "safety", "memory", "deploy", "chat")
 Message = dict[str, Any]  # {"role": ..., "content": ...} as the OpenAI chat API takes it
 
 
+UNREACHABLE = "cannot reach "  # how an LlmError for a model that does not answer begins
+
+
 class LlmError(AgentError):
     """A model call failed; the message is for the user, `retryable` says if trying again may help."""
 

@@ -15,7 +15,14 @@ from typing import Any
 
 import openai
 from termwise.agent.cancel import CancelToken
-from termwise.agent.llm.base import ChatDelta, LlmError, Message, Task, ToolCallDelta
+from termwise.agent.llm.base import (
+    UNREACHABLE,
+    ChatDelta,
+    LlmError,
+    Message,
+    Task,
+    ToolCallDelta,
+)
 from termwise.agent.llm.routing import Route
 
 log = logging.getLogger(__name__)
@@ -278,7 +285,7 @@ def _describe(
     if isinstance(exc, openai.APIConnectionError):
         if midstream:
             return LlmError(f"the connection to {where} broke mid-answer")
-        return LlmError(f"cannot reach {where}: {_root_cause(exc)}")
+        return LlmError(f"{UNREACHABLE}{where}: {_root_cause(exc)}")
     if isinstance(exc, openai.OpenAIError):
         return LlmError(f"{where}: {exc}")
     return LlmError(f"{where}: unexpected {type(exc).__name__}: {exc}")

@@ -223,3 +223,50 @@ def test_set_key_without_a_keyring_is_a_clear_message() -> None:
     result = termwise("config", "set-key", "openai", input="sk-abc\n", env=env)
     assert result.returncode == 1
     assert "OPENAI_API_KEY" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ask_with_an_unreachable_model_exits_3() -> None:
+    """A model endpoint that refuses connections is 'unavailable' (exit 3) with one line."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **offline_env(),
+        "TERMWISE_BASE_URL": f"http://127.0.0.1:{port}/v1",
+        "TERMWISE_MODEL": "m",
+    }
+    result = termwise("ask", "hello", env=env)
+    assert result.returncode == 3, result.stderr
+    assert "cannot reach" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_during_ask_closes_the_model_stream(llm_server: LlmServer) -> None:
+    """Ctrl+C while the model streams ends `ask` with 130 and the server sees the stream closed."""
+    import signal
+    import subprocess
+
+    from tests.tray.serve_support import TERMWISE
+
+    llm_server.reply(LINES, chunk_size=4, stall_after=20)
+    proc = subprocess.Popen(
+        [*TERMWISE, "ask", "push"],
+        env=model_env(llm_server),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = proc.stdout.readline() if proc.stdout else ""  # the first suggestion arrived
+        assert first.startswith("1. git push -u origin main")
+        assert not llm_server.wait_disconnect(0.1)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    assert proc.returncode == 130
+    assert llm_server.wait_disconnect(5)

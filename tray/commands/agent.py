@@ -186,17 +186,23 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
     from termwise.agent.suggest.turn import SuggestTurn
     from termwise.agent.types import SessionContext
     from termwise.tray.commands.ask_render import TurnRenderer
-    from termwise.tray.errors import HostUnavailable
+    from termwise.tray.errors import HostUnavailable, TrayError
 
     paths = _paths()
     config = _config(paths)
     render = TurnRenderer(sys.stdout, sys.stderr, as_json=args.json, offline=args.offline)
+    session = _default_session(args.session)
     try:
-        ctx = _session_context(paths, _default_session(args.session))
+        ctx = _session_context(paths, session)
     except HostUnavailable as exc:
         if need_context:
             raise _unavailable(f"nothing to fix without a session: {exc}") from None
         render.note("no Termwise host is running; answering without session context")
+        ctx = SessionContext(shell=_guess_shell())
+    except TrayError as exc:
+        if need_context or session:
+            raise
+        render.note(f"answering without session context ({exc})")
         ctx = SessionContext(shell=_guess_shell())
     if need_context and not ctx.blocks:
         from termwise.agent.errors import AgentError

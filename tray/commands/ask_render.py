@@ -14,6 +14,7 @@ from termwise.agent.events import (
     SuggestionReady,
     VerdictReady,
 )
+from termwise.agent.llm.base import UNREACHABLE
 from termwise.agent.suggest.turn import NO_MODEL
 from termwise.agent.types import Suggestion, Verdict
 
@@ -68,6 +69,7 @@ class TurnRenderer:
         self.questions = 0
         self.errors = 0
         self.no_model = False
+        self.unreachable = False
         self.cancelled = False
         self._shown: dict[int, Verdict | None] = {}
 
@@ -85,6 +87,7 @@ class TurnRenderer:
             self.questions += 1
         elif isinstance(event, Error):
             self.errors += 1
+            self.unreachable = self.unreachable or event.message.startswith(UNREACHABLE)
         elif isinstance(event, Status) and event.text == NO_MODEL:
             self.no_model = True
             if self.offline:
@@ -101,7 +104,7 @@ class TurnRenderer:
             return 130
         if self.suggestions or self.questions:
             return EXIT_OK
-        if self.no_model and not self.offline:
+        if (self.no_model and not self.offline) or self.unreachable:
             return EXIT_UNAVAILABLE
         return EXIT_FAILURE
 
