@@ -61,9 +61,9 @@ __termwise_preexec() {
     line=${line#"$num"}
     line=${line#\*}
     line=${line#"${line%%[![:space:]]*}"}
-    builtin printf '\e]633;E;%s\a' "$(__termwise_escape "$line")"
+    builtin printf '\033]633;E;%s\a' "$(__termwise_escape "$line")"
   fi
-  builtin printf '\e]133;C\a'
+  builtin printf '\033]133;C\a'
 }
 
 # First thing at every prompt: $? is still the command's status here.
@@ -74,7 +74,7 @@ __termwise_precmd() {
       __termwise_lastpwd=$PWD
       __termwise_cwdurl=$(__termwise_urlpath "$PWD")
     fi
-    builtin printf '\e]7;file://%s%s\a\e]133;D;%s\a' "${HOSTNAME-}" "${__termwise_cwdurl-}" "$status"
+    builtin printf '\033]7;file://%s%s\a\033]133;D;%s\a' "${HOSTNAME-}" "${__termwise_cwdurl-}" "$status"
   fi
   __termwise_ran=
   return "$status"  # the user's prompt hooks still see the command's status
@@ -86,24 +86,52 @@ __termwise_prompt() {
   if [ "$PWD" != "${__termwise_lastpwd-}" ]; then
     __termwise_lastpwd=$PWD
     __termwise_cwdurl=$(__termwise_urlpath "$PWD")
-    builtin printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__termwise_cwdurl"
+    builtin printf '\033]7;file://%s%s\a' "${HOSTNAME-}" "$__termwise_cwdurl"
   fi
   case ${PS1-} in
     *'133;A'*) ;;
     *) PS1='\[\e]133;A\a\]'"${PS1-}"'\[\e]133;B\a\]' ;;
   esac
   __termwise_lasthist=$(__termwise_histnum)
+  __termwise_at_prompt=1
   return "$status"
 }
 
-# Only bash 4.4+ has PS0; older ones keep working, without marks.
-if [ -z "${__termwise_loaded-}" ] && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
+# bash before 4.4 has no PS0: there the DEBUG trap notices the first command after a
+# prompt instead (a user DEBUG trap set before this point still runs, from ours).
+__termwise_debug() {
+  if [ -n "${__termwise_user_debug-}" ]; then
+    eval "$__termwise_user_debug"
+  fi
+  [ -n "${__termwise_at_prompt-}" ] || return 0
+  [ -z "${COMP_LINE-}" ] || return 0  # a completion function, not a command
+  __termwise_at_prompt=
+  # An empty line runs nothing: the next command is the prompt's own hook.
+  [ "${BASH_COMMAND-}" = __termwise_precmd ] && return 0
+  __termwise_ran=1
+  __termwise_preexec
+  return 0
+}
+
+if [ -z "${__termwise_loaded-}" ]; then
   __termwise_loaded=1
   __termwise_none=''
-  # PS0 is expanded after a line is read, before it runs: the arithmetic sets the
-  # "a command ran" flag in this shell, the substitution prints the C mark. Ours goes
-  # first so a user PS0's text never reads as part of the command line.
-  PS0='${__termwise_none:$((__termwise_ran=1)):0}$(__termwise_preexec)'"${PS0-}"
+  if [ -z "${TERMWISE_BASH_DEBUG_TRAP-}" ] \
+    && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
+    # PS0 is expanded after a line is read, before it runs: the arithmetic sets the
+    # "a command ran" flag in this shell, the substitution prints the C mark. Ours goes
+    # first so a user PS0's text never reads as part of the command line.
+    PS0='${__termwise_none:$((__termwise_ran=1)):0}$(__termwise_preexec)'"${PS0-}"
+  else
+    __termwise_user_debug=$(trap -p DEBUG)
+    __termwise_user_debug=${__termwise_user_debug#"trap -- "}
+    __termwise_user_debug=${__termwise_user_debug%" DEBUG"}
+    if [ -n "$__termwise_user_debug" ]; then
+      eval "__termwise_user_debug=$__termwise_user_debug"  # unquote trap -p's quoting
+    fi
+    trap '__termwise_debug' DEBUG
+  fi
+  unset TERMWISE_BASH_DEBUG_TRAP
   if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
     PROMPT_COMMAND=(__termwise_precmd "${PROMPT_COMMAND[@]}" __termwise_prompt)
   elif [ -n "${PROMPT_COMMAND-}" ]; then

@@ -283,6 +283,22 @@ class StreamParser:
         except Exception:  # a listener's bug must not stop the reader thread
             log.exception("on_block listener failed")
 
+    def end_of_stream(self, exit_code: int | None = None) -> CommandBlock | None:
+        """The shell has ended: a command still running (`exit 3`, a crash) becomes a
+        finished block with the shell's exit status. Returns that block, if any."""
+        with self._lock:
+            if self._pending and not self.in_alt_screen:
+                self._emit(self._pending)
+            self._pending = b""
+            block = None
+            if self._state is State.OUTPUT:
+                self._finish(exit_code)
+                block = self._blocks[-1]
+            finished, self._finished = self._finished, []
+        for done in finished:
+            self._notify(done)
+        return block
+
     # -- queries --------------------------------------------------------------------
 
     def blocks(self, n: int | None = None) -> list[CommandBlock]:

@@ -306,3 +306,27 @@ def test_new_command_without_d_closes_the_previous_block() -> None:
         ("sleep", None),
         ("echo next", 0),
     ]
+
+
+def test_end_of_stream_finishes_the_running_command() -> None:
+    """When the shell ends mid-command (`exit 3`), that command gets the shell's status."""
+    seen: list[CommandBlock] = []
+    parser = StreamParser(on_block=seen.append)
+    parser.feed(osc(b"133;A") + osc(b"133;B") + b"exit 3\r\n" + osc(b"133;C") + b"exit\r\n")
+    block = parser.end_of_stream(3)
+    assert block is not None and (block.command, block.exit_code, block.text()) == (
+        "exit 3",
+        3,
+        "exit",
+    )
+    assert seen == [block]
+    assert parser.end_of_stream(3) is None  # nothing left running
+
+
+def test_end_of_stream_flushes_a_held_back_tail() -> None:
+    """Bytes held back as a possible escape start are not lost when the stream ends."""
+    parser = StreamParser()
+    parser.feed(b"no marks here \x1b")
+    parser.end_of_stream()
+    assert parser.raw_tail(100).endswith(b"\x1b")
+    assert parser.screen_text() == "no marks here"

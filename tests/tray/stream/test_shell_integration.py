@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -210,14 +211,14 @@ def test_unknown_shell_without_marks_falls_back_to_the_screen(home: Path) -> Non
     pty = spawn_pty(["sh"], env={"PATH": os.environ["PATH"], "PS1": "$ "}, cwd=str(home))
     try:
         pty.write(b"for i in 1 2 3 4 5 6 7 8 9; do echo row$i; done\r")
-        deadline = __import__("time").monotonic() + 10
-        while "row9" not in parser.screen_text():
+        deadline = time.monotonic() + 10
+        while not parser.screen_text().endswith("row9\n$"):  # output, then the prompt
             chunk = pty.read()
             assert chunk, "sh ended early"
             parser.feed(chunk)
-            assert __import__("time").monotonic() < deadline
+            assert time.monotonic() < deadline, parser.raw_tail(500)
         assert not parser.has_marks and parser.blocks() == []
-        assert parser.screen_text(rows=3).split("\n")[:2] == ["row8", "row9"]
+        assert parser.screen_text(rows=3).split("\n") == ["row8", "row9", "$"]
     finally:
         pty.terminate(TerminationPolicy(1, 1, 2))
         pty.close()
@@ -230,3 +231,36 @@ def test_zsh_wrapper_folder_is_removed_once_loaded(live) -> None:
     wrapper = Path(shell.spec.env["ZDOTDIR"])
     shell.run("true")
     assert not wrapper.exists()
+
+
+@pytest.mark.parametrize("name", SHELLS)
+def test_exit_with_a_status_ends_the_last_block(name: str, live) -> None:
+    """`exit 3` is a block too: the session's end gives it the shell's exit status."""
+    shell = live(name)
+    shell.pty.write(b"exit 3\r")
+    assert shell.pty.wait(10) == 3
+    shell._reader.join(5)
+    block = shell.parser.end_of_stream(shell.pty.exit_status)
+    assert block is not None
+    assert (block.command, block.exit_code) == ("exit 3", 3)
+
+
+def test_bash_without_ps0_uses_the_debug_trap(live, home: Path) -> None:
+    """The bash-before-4.4 path (DEBUG trap instead of PS0), forced on this bash, gives
+    the same blocks and still runs the user's own DEBUG trap."""
+    (home / ".bashrc").write_text("trap 'user_debug_count=$((${user_debug_count-0}+1))' DEBUG\n")
+    shell = live("bash", {"TERMWISE_BASH_DEBUG_TRAP": "1"})
+    blocks = [shell.run("echo hi"), shell.run("ls /nonexistent"), shell.run("cd /tmp")]
+    shell.pty.write(b"\r")  # an empty line must not become a block
+    blocks.append(shell.run("false"))
+    assert [(b.command, b.exit_code) for b in blocks] == [
+        ("echo hi", 0),
+        ("ls /nonexistent", 2),
+        ("cd /tmp", 0),
+        ("false", 1),
+    ]
+    assert blocks[0].text() == "hi" and blocks[2].cwd == "/tmp"
+    assert [b.index for b in blocks] == [0, 1, 2, 3]
+    count = shell.run("echo $user_debug_count").text()
+    assert count.isdigit() and int(count) > 4
+    assert shell.run("echo ${TERMWISE_BASH_DEBUG_TRAP-unset}").text() == "unset"
