@@ -184,3 +184,29 @@ def test_chat_without_a_model_says_so(chat_env: dict[str, Any]) -> None:
         assert term.proc.exitstatus == 3
     finally:
         term.close()
+
+
+def test_ctrl_c_stops_an_answer_and_the_chat_goes_on(
+    chat_env: dict[str, Any], llm_server: LlmServer
+) -> None:
+    """Ctrl-C during a stalled answer stops it, closes the stream and returns to the prompt."""
+    term = Term(
+        [sys.executable, "-m", "termwise.tray.cli", "chat"], chat_env["work"], chat_env["env"]
+    )
+    try:
+        term.expect("you> ")
+        llm_server.reply(
+            text="This answer never ends because the server stalls", chunk_size=5, stall_after=2
+        )
+        term.send("tell me a long story")
+        term.expect("termwise> This answe")
+        term.proc.write(b"\x03")
+        term.expect("(interrupted)")
+        assert llm_server.wait_disconnect(10)
+        term.expect("you> ")
+        llm_server.reply(text="Still here.")
+        term.send("are you there?")
+        term.expect("Still here.")
+        term.send("/exit")
+    finally:
+        term.close()
