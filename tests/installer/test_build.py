@@ -65,6 +65,11 @@ def test_version_quad_for_file_properties():
 
 def test_missing_makensis_is_a_clear_error(payload: Path, tmp_path: Path):
     """Without NSIS the build stops at once and says how to install it."""
+    build = load_build()
+    if sys.platform == "win32" and any(
+        Path(d, "makensis.exe").is_file() for d in build.NSIS_WINDOWS_DIRS
+    ):
+        pytest.skip("NSIS is installed in its standard folder here")
     env = dict(os.environ, PATH=str(tmp_path))
     done = run_build("--payload", str(payload), "--out", str(tmp_path / "out"), env=env)
     assert done.returncode == 1

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,12 +16,12 @@ WINE_TIMEOUT = 120.0
 
 
 def require_tool(name: str) -> str:
-    """The tool's path; skip the test without it, but fail on CI where it must exist."""
+    """The tool's path; skip the test without it, but fail on Linux CI, which installs it."""
     found = shutil.which(name)
     if found:
         return found
     message = f"{name} is not installed (apt-get install nsis wine wine64)"
-    if os.environ.get("CI") == "true":
+    if os.environ.get("CI") == "true" and sys.platform.startswith("linux"):
         pytest.fail(message)
     pytest.skip(message)
 

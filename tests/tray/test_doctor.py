@@ -186,7 +186,7 @@ def test_provider_on_the_loopback_server_answers(termwise_home: Path, llm_server
 def test_provider_on_a_closed_port_fails_with_a_fix(termwise_home: Path, closed_port):
     """Nothing listening is a FAIL that says to start the server or fix the address."""
     path = write_config(termwise_home, provider_config(f"http://127.0.0.1:{closed_port}/v1"))
-    code, data = report()
+    code, data = report("--timeout", "10")  # Windows retries a refused connect for ~2 s
     assert code == 1
     (line,) = lines(data, "Provider local")
     assert line["status"] == "fail"
