@@ -73,6 +73,12 @@ function global:prompt {
     $out + (__Termwise-Osc '133;B')
 }
 
+# Under -Command the host may load PSReadLine only when its interactive loop starts;
+# load it now so its line reader exists to be wrapped (the host won't load it twice).
+if (-not (Get-Module PSReadLine)) {
+    Import-Module PSReadLine -ErrorAction SilentlyContinue
+}
+
 # PSReadLine reads every interactive line through this function: the line it returns
 # is what runs next, so the command line and the "output starts" mark go out here.
 if (Get-Command PSConsoleHostReadLine -CommandType Function -ErrorAction SilentlyContinue) {
