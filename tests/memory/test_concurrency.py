@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import time
@@ -54,6 +55,11 @@ def test_two_processes_upserting_1000_keys_each(tmp_path: Path) -> None:
         key, rel, _kind, _ = line.split("\t")
         rows[key] = rel
     assert rows == on_disk
+
+    # The writers really took turns (the test would prove nothing run one after the other).
+    order = [key.split(":")[0] for key in on_disk]
+    switches = sum(1 for a, b in itertools.pairwise(order) if a != b)
+    assert switches >= 2
 
     fresh = MemoryStore(root)
     assert fresh.get("beta:999") is not None and fresh.get("alpha:0") is not None
