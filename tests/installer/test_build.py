@@ -116,3 +116,20 @@ def test_payload_lists_let_the_uninstaller_remove_exactly_what_was_installed(
         'RMDir "$INSTDIR\\_internal\\PySide6"',
         'RMDir "$INSTDIR\\_internal"',
     ]
+
+
+def test_spec_script_and_build_agree_on_the_executables():
+    """The frozen names in the spec are the ones the NSIS script installs and build.py checks."""
+    import ast
+
+    build = load_build()
+    spec = (ROOT / "installer" / "termwise.spec").read_text(encoding="utf-8")
+    ast.parse(spec)  # a spec is Python run by PyInstaller
+    nsi = (ROOT / "installer" / "termwise.nsi").read_text(encoding="utf-8")
+    cli, tray = build.CLI_EXE.removesuffix(".exe"), build.TRAY_EXE.removesuffix(".exe")
+    assert f'name="{cli}", console=True' in spec
+    assert f'name="{tray}", console=False' in spec
+    assert f'name="{build.FROZEN_NAME}"' in spec
+    assert f'!define CLI_EXE "{build.CLI_EXE}"' in nsi
+    assert f'!define TRAY_EXE "{build.TRAY_EXE}"' in nsi
+    assert cli.lower() != tray.lower(), "Windows file names ignore case"
