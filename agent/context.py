@@ -158,7 +158,8 @@ def build_prompt(
     ]
     screen = clean(precut(ctx.screen_text)) if not blocks else ""
     clipboard = clean(precut(ctx.clipboard_text))
-    snippets = [clean(s) for s in memory(_memory_query(question, ctx), 3)] if memory else []
+    top_n = max(0, config.memory.top_n)
+    snippets = [clean(s) for s in memory(_memory_query(question, ctx), top_n)] if memory else []
     layout = _Layout(ctx, shell, question, blocks, screen, clipboard, snippets, env_info, config)
     budget = max(256, config.llm.max_prompt_tokens - estimate_tokens(system))
     user = layout.fit(budget)

@@ -106,6 +106,9 @@ def _tool_version(candidates: tuple[tuple[str, ...], ...]) -> str:
         exe = shutil.which(argv[0])
         if exe is None:
             continue
+        flags = 0
+        if sys.platform == "win32":
+            flags = subprocess.CREATE_NO_WINDOW  # no console flashing up from the tray app
         try:
             done = subprocess.run(
                 [exe, *argv[1:]],
@@ -114,6 +117,7 @@ def _tool_version(candidates: tuple[tuple[str, ...], ...]) -> str:
                 timeout=TOOL_TIMEOUT,
                 stdin=subprocess.DEVNULL,
                 errors="replace",
+                creationflags=flags,
             )
         except (OSError, subprocess.SubprocessError) as exc:
             log.debug("probe %s failed: %s", argv[0], exc)

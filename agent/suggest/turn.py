@@ -208,10 +208,15 @@ class SuggestTurn:
                 {"role": "user", "content": command},
             ]
             try:
-                answer = self.client.complete(messages, task="safety")
+                # Streamed so that a cancel (Esc in the overlay) also ends a slow review.
+                answer = "".join(
+                    d.text for d in self.client.stream_chat(messages, task="safety", cancel=cancel)
+                )
             except LlmError as exc:
                 log.info("safety review skipped: %s", exc)
                 return  # the rules verdict stands; one failure is enough to stop asking
+            if cancel.cancelled:
+                return
             merged = merge_review(verdict, answer)
             if merged != verdict:
                 s.verdict = merged

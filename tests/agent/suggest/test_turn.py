@@ -198,7 +198,7 @@ def test_safety_model_explains_and_raises_never_lowers(llm_server: LlmServer) ->
     assert verdicts[1][-1].explanation == "pushes over others' work"
     assert [v.level for v in verdicts[2]] == ["safe"]  # safe ones are not reviewed
     safety_requests = [r for r in llm_server.requests if r["temperature"] == 0.0]
-    assert len(safety_requests) == 2 and not safety_requests[0].get("stream")
+    assert len(safety_requests) == 2
 
 
 def test_no_model_gives_rules_and_a_status() -> None:
@@ -239,3 +239,24 @@ def test_memory_snippets_go_into_the_prompt(llm_server: LlmServer) -> None:
     list(turn.run("install deps", PUSH_FAIL))
     assert asked and "install deps" in asked[0][0]
     assert "prefers pnpm over npm" in llm_server.requests[0]["messages"][1]["content"]
+
+
+def test_cancel_during_the_safety_review_ends_the_turn(llm_server: LlmServer) -> None:
+    """A slow second-step review is cut short by cancel; the rules verdict stays."""
+
+    def responder(body: dict[str, Any]) -> Reply | None:
+        if "Static rules already flagged" in body["messages"][0]["content"]:
+            return Reply(text='{"risk": "high", "explanation": "x"}', stall_after=0)
+        return None
+
+    llm_server.responder = responder
+    llm_server.reply('{"command": "rm -rf build"}\n')
+    token = CancelToken()
+    events = []
+    for e in _turn(llm_server, first_token_timeout=30).run("clean", PUSH_FAIL, token):
+        events.append(e)
+        if isinstance(e, VerdictReady):
+            threading.Timer(0.3, token.cancel).start()
+    assert events[-1] == Finished(cancelled=True)
+    assert [e.verdict.explanation for e in events if isinstance(e, VerdictReady)] == [""]
+    assert llm_server.wait_disconnect(5)
