@@ -177,7 +177,7 @@ class ChatSession:
         system = load_prompt("chat")
         if self.last_memories:
             system += "\n\nWhat you remember about the user:\n" + "\n".join(
-                f"- {line}" for line in self.last_memories
+                f"- {self.redact(line)}" for line in self.last_memories
             )
         if not self.native_tools and skills:
             system += "\n\n" + load_prompt("chat_skills_fallback") + fallback_catalogue(skills)

@@ -82,6 +82,8 @@ def validate_key(key: str) -> str | None:
     """Return why a key is unusable, or None."""
     if not key or not _KEY_RE.match(key):
         return "a key must be one word without spaces (e.g. pref:editor)"
+    if key.startswith("#"):
+        return "a key cannot start with #"
     if "\t" in key or "\n" in key:
         return "a key cannot hold tabs or line breaks"
     return None

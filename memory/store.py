@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterable
@@ -44,6 +45,7 @@ EPISODES = "episodes"
 INDEX = "index/memory_keys.tsv"
 _INDEX_HEADER = "# termwise memory index, format 1: key, file, type, updated_at"
 Sig = tuple[int, int, int]
+_BAD_TAG = re.compile(r"[,\r\n\t]")
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ class MemoryStore:
         content = content.strip()
         if not content:
             raise MemoryStoreError(f"nothing to remember under {key!r}: the content is empty")
-        clean_tags = tuple(t.strip() for t in tags if t.strip() and "," not in t)
+        clean_tags = tuple(t.strip() for t in tags if t.strip() and not _BAD_TAG.search(t))
         with self._lock.hold():
             index = self._index()
             day = self.today()

@@ -170,23 +170,28 @@ class MemoryTiers:
 
     def on_session_end(self, session_id: str) -> None:
         """Summarise what is left of the session, then rewrite the profile (both queued)."""
-        with self._lock:
-            state = self._sessions.pop(session_id, None)
-            batch = self._take(state) if state is not None else []
-        self.short.forget(session_id)
-        if state is None:
-            return
-        if batch:
-            self.worker.submit(lambda: self._summarise(state, batch))
-        if self.rewrite_profile is not None:
-            self.worker.submit(lambda: self._rewrite(state))
+        self._end([session_id])
 
     def end_all(self) -> None:
-        """Close every open session's memory (the tray is quitting)."""
+        """Close every open session's memory (the tray is quitting): one profile rewrite."""
         with self._lock:
             ids = list(self._sessions)
-        for session_id in ids:
-            self.on_session_end(session_id)
+        self._end(ids)
+
+    def _end(self, session_ids: list[str]) -> None:
+        ended: list[_Session] = []
+        for session_id in session_ids:
+            with self._lock:
+                state = self._sessions.pop(session_id, None)
+                batch = self._take(state) if state is not None else []
+            self.short.forget(session_id)
+            if state is None:
+                continue
+            ended.append(state)
+            if batch:
+                self.worker.submit(lambda state=state, batch=batch: self._summarise(state, batch))
+        if ended and self.rewrite_profile is not None:
+            self.worker.submit(lambda: self._rewrite(ended))
 
     def flush(self, timeout: float = 30.0) -> bool:
         return self.worker.flush(timeout)
@@ -224,11 +229,12 @@ class MemoryTiers:
         state.summary = summary
         self.store.upsert(state.episode_key, "episode", summary, ("session",))
 
-    def _rewrite(self, state: _Session) -> None:
-        if not state.summary or self.rewrite_profile is None:
+    def _rewrite(self, states: list[_Session]) -> None:
+        summaries = [s.summary for s in states if s.summary]
+        if not summaries or self.rewrite_profile is None:
             return
         old = self.store.profile_text()
-        profile = self.rewrite_profile(old, [state.summary]).strip()
+        profile = self.rewrite_profile(old, summaries).strip()
         if profile:
             self.store.upsert(PROFILE_KEY, "profile", profile, ("profile",))
 

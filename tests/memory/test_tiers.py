@@ -100,3 +100,24 @@ def test_without_a_model_a_plain_summary_is_kept(tmp_path: Path) -> None:
     [episode] = store.entries()
     assert episode.content == "Ran 3 commands (1 failed): git ×2, make ×1."
     tiers.close()
+
+
+def test_tray_quit_rewrites_the_profile_once_from_every_session(tmp_path: Path) -> None:
+    """Quitting with several open sessions summarises each and rewrites the profile once."""
+    store = MemoryStore(tmp_path)
+    rewrites: list[list[str]] = []
+
+    def rewrite(old: str, summaries: list[str]) -> str:
+        rewrites.append(sorted(summaries))
+        return "overview"
+
+    tiers = MemoryTiers(
+        store, summarize=lambda m: m.splitlines()[-1], rewrite_profile=rewrite, summary_every=10
+    )
+    tiers.on_command("1", CommandRecord("make", 0))
+    tiers.on_command("2", CommandRecord("npm test", 1))
+    tiers.end_all()
+    assert tiers.flush(10)
+    assert rewrites == [["[exit 0] make", "[exit 1] npm test"]]
+    assert len([e for e in store.entries() if e.type == "episode"]) == 2
+    tiers.close()
