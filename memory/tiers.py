@@ -189,7 +189,7 @@ class MemoryTiers:
                 continue
             ended.append(state)
             if batch:
-                self.worker.submit(lambda state=state, batch=batch: self._summarise(state, batch))
+                self.worker.submit(self._summary_job(state, batch))
         if ended and self.rewrite_profile is not None:
             self.worker.submit(lambda: self._rewrite(ended))
 
@@ -200,6 +200,9 @@ class MemoryTiers:
         return self.worker.close(timeout)
 
     # -- background jobs ------------------------------------------------------------------
+
+    def _summary_job(self, state: _Session, batch: list[CommandRecord]) -> Callable[[], None]:
+        return lambda: self._summarise(state, batch)
 
     def _take(self, state: _Session) -> list[CommandRecord]:
         batch, state.pending = state.pending, []
