@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 
@@ -83,3 +84,26 @@ class TestPosixPty(PtyContract):
         out = read_to_eof(pty, 30)
         assert out.count(b"x") == 3000000
         assert out.rstrip().endswith(b"END")
+
+    def test_terminate_hangs_up_an_interactive_shells_jobs(self, spawned):
+        """Jobs of an interactive bash (their own process groups) end with the session, as
+        when a terminal window closes."""
+        pty = spawned(["bash", "--norc", "--noprofile", "-i"])
+        pty.write(b"sleep 300 & echo job=$!\r")
+        out = read_until(pty, b"\n", 5)
+        deadline = time.monotonic() + 5
+        while not re.search(rb"job=(\d+)\r", out) and time.monotonic() < deadline:
+            out += read_until(pty, b"\n", 5)
+        match = re.search(rb"job=(\d+)\r", out)
+        assert match, out
+        job = int(match.group(1))
+        assert os.getpgid(job) != os.getpgid(pty.pid)  # job control: a group of its own
+        pty.terminate(TerminationPolicy(1.0, 1.0, 2.0))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(job, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.02)
+        pytest.fail(f"job {job} outlived its shell")
