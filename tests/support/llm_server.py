@@ -59,7 +59,8 @@ class LlmServer:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.models: list[str] = ["test", "test-small"]
-        self.responder: Callable[[dict[str, Any]], Reply | None] | None = None
+        # fn(request_json) -> Reply (or a str of text, or a dict of Reply fields); None = queue
+        self.responder: Callable[[dict[str, Any]], Any] | None = None
         self.requests: list[dict[str, Any]] = []  # JSON bodies of chat requests, in order
         self.request_headers: list[dict[str, str]] = []
         self.first_token_times: list[float] = []  # perf_counter() when a first delta was flushed
@@ -100,11 +101,7 @@ class LlmServer:
 
     def reply(self, text: str = "", **kwargs: Any) -> Reply:
         """Queue one answer (see `Reply` for the knobs); returns it."""
-        tool_calls = [
-            tc if isinstance(tc, ToolCall) else ToolCall(**tc)
-            for tc in kwargs.pop("tool_calls", None) or []
-        ]
-        r = Reply(text=text, tool_calls=tool_calls, **kwargs)
+        r = make_reply({"text": text, **kwargs})
         with self._lock:
             self._queue.append(r)
         return r
@@ -137,7 +134,7 @@ class LlmServer:
         if self.responder is not None:
             routed = self.responder(body)
             if routed is not None:
-                return routed
+                return make_reply(routed)
         with self._lock:
             return self._queue.popleft() if self._queue else Reply()
 
@@ -146,6 +143,28 @@ class LlmServer:
             self.requests.append(body)
             self.request_headers.append(headers)
             self._request_seen.notify_all()
+
+
+def _tool_call(tc: Any) -> ToolCall:
+    """A ToolCall from itself, {"name", "arguments"} or the OpenAI {"id", "function": {…}} shape."""
+    if isinstance(tc, ToolCall):
+        return tc
+    fn = tc.get("function", tc)
+    args = fn.get("arguments", "")
+    if not isinstance(args, str):
+        args = json.dumps(args)
+    return ToolCall(name=fn["name"], arguments=args, id=tc.get("id", ""))
+
+
+def make_reply(spec: Any) -> Reply:
+    """A Reply from a Reply, a plain text, or a dict of Reply fields."""
+    if isinstance(spec, Reply):
+        return spec
+    if isinstance(spec, str):
+        return Reply(text=spec)
+    fields = dict(spec)
+    fields["tool_calls"] = [_tool_call(tc) for tc in fields.get("tool_calls") or []]
+    return Reply(**fields)
 
 
 class _QuietServer(ThreadingHTTPServer):

@@ -121,3 +121,16 @@ def test_responder_routes_by_content(llm_server: LlmServer) -> None:
     a = client.chat.completions.create(model="t", messages=[{"role": "user", "content": "risk?"}])
     b = client.chat.completions.create(model="t", messages=[{"role": "user", "content": "hi"}])
     assert (a.choices[0].message.content, b.choices[0].message.content) == ("risk", "plain")
+
+
+def test_reply_shapes_are_accepted(llm_server: LlmServer) -> None:
+    """A responder may return plain text or a dict; tool calls may use the OpenAI shape."""
+    llm_server.responder = lambda body: "plain text" if body["model"] == "a" else None
+    llm_server.reply(tool_calls=[{"id": "c1", "function": {"name": "f", "arguments": {"x": 1}}}])
+    client = _client(llm_server)
+    a = client.chat.completions.create(model="a", messages=[{"role": "user", "content": "x"}])
+    assert a.choices[0].message.content == "plain text"
+    b = client.chat.completions.create(model="b", messages=[{"role": "user", "content": "x"}])
+    call = (b.choices[0].message.tool_calls or [])[0]
+    fn = call.function  # type: ignore[union-attr]
+    assert (call.id, fn.name, json.loads(fn.arguments)) == ("c1", "f", {"x": 1})
