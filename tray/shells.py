@@ -116,14 +116,21 @@ def launch_command(
     """The argv and environment that start `name` (or the default shell) with Termwise's
     integration injected, the user's own profile still loaded and no dotfile touched."""
     shell = (name or default_shell(config_default, base_env)).strip()
-    key = shell.lower().removesuffix(".exe")
+    explicit = _is_path(shell)  # "/opt/homebrew/bin/bash": that very program
+    key = os.path.basename(shell).lower().removesuffix(".exe") if explicit else shell.lower()
+    key = key.removesuffix(".exe")
     if key not in KNOWN_SHELLS:
         found = ", ".join(available_shells(base_env)) or "none found"
         raise UnknownShell(
             f"unknown shell {shell!r}; Termwise can start: {', '.join(KNOWN_SHELLS)} "
             f"(on this machine: {found})"
         )
-    program = find_shell(key, base_env)
+    if explicit:
+        if not (os.path.isfile(shell) and os.access(shell, os.X_OK)):
+            raise ShellNotFound(f"shell {key!r} is not installed: no program at {shell}")
+        program: str | None = os.path.abspath(shell)
+    else:
+        program = find_shell(key, base_env)
     if program is None:
         raise ShellNotFound(f"shell {key!r} is not installed: no {_program_name(key)!r} on PATH")
     env = dict(base_env)
@@ -132,6 +139,10 @@ def launch_command(
         env.setdefault("TERM", "xterm-256color")
     argv = _integrated_argv(key, program, env)
     return LaunchSpec(name=key, argv=argv, env=env)
+
+
+def _is_path(name: str) -> bool:
+    return os.sep in name or (os.altsep is not None and os.altsep in name)
 
 
 def _program_name(key: str) -> str:

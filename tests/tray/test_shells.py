@@ -184,3 +184,17 @@ def test_cmd_script_keeps_an_already_marked_prompt() -> None:
     """A PROMPT inherited from another Termwise session is not wrapped twice."""
     script = script_path("termwise.cmd").read_text(encoding="utf-8")
     assert 'if not "%PROMPT:133;A=%"=="%PROMPT%" goto :eof' in script
+
+
+@posix_only
+def test_a_shell_given_by_path(tmp_path: Path) -> None:
+    """A path to a known shell starts that very program; a wrong path is named."""
+    custom = tmp_path / "opt" / "bin"
+    custom.mkdir(parents=True)
+    bash = fake_program(custom, "bash")
+    spec = launch_command(str(bash), session_id="s1", base_env={"PATH": "/nonexistent"})
+    assert (spec.name, spec.argv[0], spec.argv[1]) == ("bash", str(bash), "--rcfile")
+    with pytest.raises(ShellNotFound, match="no program at /nowhere/zsh"):
+        launch_command("/nowhere/zsh", session_id="s1", base_env={})
+    with pytest.raises(UnknownShell, match="'/bin/sh'"):
+        launch_command("/bin/sh", session_id="s1", base_env={})
