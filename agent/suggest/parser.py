@@ -63,6 +63,7 @@ class SuggestionParser:
         self._obj_oneline = False  # the object began with `{"` on its line (NDJSON style)
         self._json_seen = False
         self._ignored = 0
+        self._pending = ""  # an unlabelled fenced block, used when the answer has no JSON
 
     # -- feeding -------------------------------------------------------------------
 
@@ -90,6 +91,9 @@ class SuggestionParser:
             self._reset_obj()
         if self._fence is not None:
             items.extend(self._close_fence())
+        if self._pending and not self._json_seen and self.count == 0:
+            items.extend(self._suggest(self._pending, "", ""))
+        self._pending = ""
         if self._ignored:
             items.append(
                 Problem(f"ignored {self._ignored} suggestion(s) beyond {self.max_suggestions}")
@@ -107,8 +111,9 @@ class SuggestionParser:
             if self._fence_kind == "":
                 if not line.strip():
                     return []
-                self._fence_kind = "json" if line.lstrip()[:1] in "{[" else "shell"
-            if self._fence_kind == "shell":
+                # Unlabelled: JSON if it starts like JSON, else shell text (decided at the end).
+                self._fence_kind = "json" if line.lstrip()[:1] in "{[" else "guess"
+            if self._fence_kind in ("shell", "guess"):
                 self._fence_lines.append(line)
                 return []
             return self._scan(line)
@@ -231,13 +236,25 @@ class SuggestionParser:
     def _close_fence(self) -> list[Item]:
         kind, lines = self._fence_kind, self._fence_lines
         self._fence, self._fence_kind, self._fence_lines = None, "", []
-        if kind != "shell" or self._json_seen:
+        if kind not in ("shell", "guess"):
+            return []
+        first = next((ln.strip() for ln in lines if ln.strip()), "")
+        if first.startswith('{"'):  # NDJSON in a block labelled as shell
+            items: list[Item] = []
+            for ln in lines:
+                items.extend(self._scan(ln))
+            return items
+        if self._json_seen:
             return []  # a shell block beside JSON suggestions is an illustration
         commands = [_PROMPT.sub("", ln).strip() for ln in lines]
         commands = [c for c in commands if c and not c.startswith(("#", "REM ", "::"))]
         if not commands:
             return []
         joiner = "; " if self.shell in ("pwsh", "powershell") else " && "
+        if kind == "guess":
+            # An unlabelled block may quote output; it counts only if no JSON comes at all.
+            self._pending = self._pending or joiner.join(commands)
+            return []
         return self._suggest(joiner.join(commands), "", "")
 
 

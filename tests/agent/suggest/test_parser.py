@@ -115,3 +115,13 @@ def test_garbage_never_raises() -> None:
     ]:
         items = parse_all(text)
         assert commands(items) == []
+
+
+def test_fence_edge_cases() -> None:
+    """NDJSON wrongly fenced as bash still parses; an unlabelled block quoting output loses to JSON."""
+    wrong_label = '```bash\n{"command": "ls"}\n{"command": "pwd"}\n```\n'
+    assert commands(parse_all(wrong_label)) == ["ls", "pwd"]
+    quoted = 'The error was:\n```\nfatal: not a git repository\n```\n{"command": "git init"}\n'
+    assert commands(parse_all(quoted)) == ["git init"]
+    alone = "Run this:\n```\nnpm install\n```\n"
+    assert commands(parse_all(alone)) == ["npm install"]
