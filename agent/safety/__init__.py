@@ -47,6 +47,8 @@ def classify(command: str, shell: str = "bash") -> Verdict:
         )
         family = "posix"
     analyzer.text(command, family)
+    if not analyzer.findings:  # nothing recognised at all: never silently safe
+        analyzer.add("confirm", "unrecognised", "nothing in this command could be checked")
     level = verdict_level(analyzer.findings)
     reasons: list[str] = []
     for finding in analyzer.findings:

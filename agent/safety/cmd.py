@@ -127,6 +127,9 @@ def _statement(command: Command) -> list[Command]:
         command.words[0:1] = [glued.group(1), glued.group(2)]
         command.dynamic[0:1] = [command.dynamic[0], False]
         head = command.words[0].lower()
+    if head == "set" and len(words) > 1 and "=" in words[1] and not words[1].startswith("/"):
+        # set NAME=value: a variable for this cmd session (checked by env rules)
+        return [Command(assignments=[" ".join(words[1:])], redirects=command.redirects)]
     if head == "call" and len(words) > 1:
         return _statement(_slice(command, 1))
     if head == "for":

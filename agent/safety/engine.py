@@ -89,7 +89,7 @@ class Analyzer:
         for assignment in command.assignments:
             var = assignment.split("=", 1)[0].rstrip("+")
             for env_rule in rules.env:
-                if env_rule.names.match(var):
+                if env_rule.names.match(_fold(var, rules)):
                     self.add(env_rule.level, env_rule.id, f"{var}: {env_rule.message}")
         if command.words:
             self.argv(command.words, command.dynamic, rules, depth)
@@ -209,11 +209,11 @@ class Analyzer:
         elif spec.safe:
             bad = spec.unsafe_flags & inv.flags
             if bad:
-                self.add(
-                    "confirm", "writes", f"{label} with {', '.join(sorted(bad))} changes things"
-                )
+                typed = ", ".join(sorted(inv.raw_flags.get(b, b) for b in bad))
+                self.add("confirm", "writes", f"{label} with {typed} changes things")
             elif spec.max_positionals is not None and len(inv.positionals) > spec.max_positionals:
-                self.add("confirm", "writes", f"{label} with these arguments may write files")
+                what = spec.message or "may write files with these arguments"
+                self.add("confirm", "writes", f"{label} {what}")
             else:
                 self.add("safe", "known-safe", label)
         else:

@@ -38,6 +38,11 @@ class Invocation:
     subcommand: str | None = None
     sub_spec: CommandSpec | None = None
     sub_args: list[str] = field(default_factory=list)  # the words after the subcommand
+    raw_flags: dict[str, str] = field(default_factory=dict)  # canonical name → as typed
+
+    def add_flag(self, canonical: str, raw: str) -> None:
+        self.flags.add(canonical)
+        self.raw_flags.setdefault(canonical, raw)
 
 
 def read_invocation(name: str, spec: CommandSpec | None, args: list[str]) -> Invocation:
@@ -74,7 +79,7 @@ def _read(
             consumed_next = _ps_param(spec, token, inv)
         elif style == "windows" and len(token) > 1 and token[0] in "/-":
             for part in _windows_switches(token):
-                inv.flags.add(spec.flags.get(part, part))
+                inv.add_flag(spec.flags.get(part, part), token)
         elif style in ("posix", "long1") and token.startswith("-") and len(token) > 1:
             consumed_next = _posix_flag(
                 spec, token, inv, args[i + 1] if i + 1 < len(args) else None
@@ -95,19 +100,19 @@ def _posix_flag(spec: CommandSpec, token: str, inv: Invocation, following: str |
     """Record a POSIX-style flag; True when it takes the next word as its value."""
     if token.startswith("--") or spec.style == "long1":
         name, eq, value = token.partition("=")
-        inv.flags.add(spec.flags.get(name, name))
+        inv.add_flag(spec.flags.get(name, name), name)
         if eq:
             inv.values.append(value)
             return False
         return name in spec.value_options
     if token in spec.flags:  # a spec may name a whole cluster, e.g. find's -ok
-        inv.flags.add(spec.flags[token])
+        inv.add_flag(spec.flags[token], token)
     if token[1:].isdigit():
-        inv.flags.add(token)
+        inv.add_flag(token, token)
         return False
     for j, letter in enumerate(token[1:], start=1):
         short = "-" + letter
-        inv.flags.add(spec.flags.get(short, short))
+        inv.add_flag(spec.flags.get(short, short), short)
         if short in spec.value_options:
             if j + 1 < len(token):
                 inv.values.append(token[j + 1 :])
@@ -133,7 +138,7 @@ def _ps_param(spec: CommandSpec, token: str, inv: Invocation) -> bool:
         matches = [p for p in (*known, *COMMON_PARAMS) if p.startswith(name)] or [name]
     # An ambiguous prefix is an error in PowerShell; count every candidate to stay on the safe side.
     for match in matches:
-        inv.flags.add(spec.flags.get(match, spec.flags.get("-" + match, match)))
+        inv.add_flag(spec.flags.get(match, spec.flags.get("-" + match, match)), token)
     if colon:
         inv.values.append(value)
     return False

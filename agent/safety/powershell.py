@@ -13,6 +13,7 @@ _DOUBLE = '"\u201c\u201d\u201e'
 _STOP = set(" \t\r\n;|&(){}<>") | set(_SINGLE) | set(_DOUBLE)
 _METHOD_TARGET = re.compile(r"(\.|::)[A-Za-z_]\w*$")
 _REDIRECT = re.compile(r"([1-6*]?)(>>?)(&[12])?")
+_ASSIGN_OP = re.compile(r"[-+*/%?]?\?{0,1}=(?!=)")
 MAX_DEPTH = 40
 
 
@@ -106,9 +107,11 @@ class _Parser:
                 self._group(statement, depth)
             elif ch in "<>" or (ch in "123456*" and text[self.i + 1 : self.i + 2] == ">"):
                 self._redirect(statement)
-            elif ch == "=" and statement.tokens:
+            elif statement.tokens and _ASSIGN_OP.match(text, self.i) and _is_target(statement):
+                match = _ASSIGN_OP.match(text, self.i)
+                assert match is not None
                 statement.tokens.append(_Op("="))
-                self.i += 1
+                self.i = match.end()
             elif text.startswith("--%", self.i):
                 rest_end = text.find("\n", self.i)
                 rest_end = n if rest_end < 0 else rest_end
@@ -265,6 +268,12 @@ class _Parser:
         if pending:
             pipeline[0].nested.extend(pending)
         script.pipelines.append(pipeline)
+
+
+def _is_target(statement: _Statement) -> bool:
+    """`=` assigns only right after a variable (or a key inside @{ })."""
+    last = statement.tokens[-1]
+    return isinstance(last, _Word) and (not last.bare or len(statement.tokens) == 1)
 
 
 def _ends_with_pipe(statement: _Statement) -> bool:

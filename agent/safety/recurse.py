@@ -16,6 +16,7 @@ POSIX_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fi
 POWERSHELLS = frozenset({"pwsh", "powershell", "powershell_ise"})
 _ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_ASSIGNERS = frozenset({"export", "declare", "typeset", "local", "readonly", "unset", "set"})
 
 
 def _prefixes(word: str, shortest: int) -> frozenset[str]:
@@ -114,6 +115,15 @@ def handle(
         if program:
             analyzer.text(program[-1], "cmd", depth + 1)
         return True
+    if name in _ASSIGNERS and rules.family == "posix":
+        _assigner(analyzer, name, args, rules)
+        return True
+    if name in ("source", ".") and rules.family == "posix":
+        target = next((a for a in args if not a.startswith("-")), "")
+        analyzer.add(
+            "confirm", "runs-script", f"runs the commands in {target or 'a file'} in this shell"
+        )
+        return True
     if name == "eval" and rules.family == "posix":
         if args:
             analyzer.text(" ".join(args), "posix", depth + 1)
@@ -140,6 +150,12 @@ def _wrapper(
         return True
     if wrapper.level != "safe":
         analyzer.add(wrapper.level, wrapper.name, wrapper.message)
+    for i, token in enumerate(args):
+        option, eq, value = token.partition("=")
+        if option in wrapper.command_options:
+            line = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            analyzer.text(line, rules.family, depth + 1)
+            return True
     inner = _unwrap(wrapper, args)
     if inner:
         analyzer.argv(inner, dynamic[len(args) - len(inner) :], rules, depth + 1)
@@ -232,6 +248,8 @@ def _cmd(analyzer: Analyzer, args: list[str], depth: int) -> bool:
             inner = " ".join([token[2:], *args[i + 1 :]]).strip()
             if inner:
                 analyzer.text(inner, "cmd", depth + 1)
+            else:
+                analyzer.add("confirm", "starts-shell", "cmd /c without a command")
             return True
         if not low.startswith("/"):
             analyzer.text(" ".join(args[i:]), "cmd", depth + 1)
@@ -271,6 +289,33 @@ def _wsl(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> boo
     return True
 
 
+def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet) -> None:
+    """`export NAME=value`, `unset NAME`: shell state only, unless the name hijacks programs."""
+    names: list[str] = []
+    words: list[str] = []
+    skip_next = False
+    for arg in args:
+        if skip_next:
+            skip_next = False
+        elif arg[:1] in "-+" and arg.endswith("o") and not arg.startswith("--"):
+            skip_next = True  # set -o pipefail / -euo pipefail: an option name, not a word
+        elif not arg.startswith(("-", "+")):
+            (names if _ASSIGN.match(arg + "=") or "=" in arg else words).append(
+                arg.split("=", 1)[0]
+            )
+    if name == "set" and (names or words):
+        analyzer.add("confirm", "changes", "set with words replaces the positional parameters")
+        return
+    flagged = False
+    for var in names:
+        for env_rule in rules.env:
+            if env_rule.names.match(var):
+                analyzer.add(env_rule.level, env_rule.id, f"{var}: {env_rule.message}")
+                flagged = True
+    if not flagged:
+        analyzer.add("safe", "known-safe", f"{name} only changes this shell's variables")
+
+
 def _posix_rules() -> RuleSet:
     from termwise.agent.safety.rules import load_rules
 
@@ -299,8 +344,12 @@ def _start_process(analyzer: Analyzer, args: list[str], depth: int) -> bool:
             if param in ("wait", "nonewwindow", "passthru", "usenewenvironment"):
                 i += 1
                 continue
-            named[param] = args[i + 1] if i + 1 < len(args) else ""
+            value = args[i + 1] if i + 1 < len(args) else ""
             i += 2
+            while value.endswith(",") and i < len(args):  # an array: "/c", "del x"
+                value += " " + args[i]
+                i += 1
+            named[param] = value
             continue
         positional.append(token)
         i += 1

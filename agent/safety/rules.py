@@ -112,6 +112,7 @@ class Wrapper:
     message: str = ""
     value_options: frozenset[str] = frozenset()
     info_flags: frozenset[str] = frozenset()  # with one of these it runs nothing (`command -v`)
+    command_options: frozenset[str] = frozenset()  # their value is a command line (`su -c`)
     skip_assignments: bool = False
     skip_positionals: int = 0
 
@@ -323,13 +324,28 @@ def _command(name: str, raw: dict[str, Any], fold: bool, default: str | None = N
     return spec
 
 
+_WRAPPER_KEYS = frozenset(
+    {
+        "level",
+        "message",
+        "value_options",
+        "info_flags",
+        "command_options",
+        "skip_assignments",
+        "skip_positionals",
+    }
+)
+
+
 def _wrapper(name: str, raw: dict[str, Any], fold: bool) -> Wrapper:
+    _check_keys(f"wrapper {name}", raw, _WRAPPER_KEYS)
     return Wrapper(
         name=_fold(name, fold),
         level=_level(raw.get("level", "safe")),
         message=str(raw.get("message", "")),
         value_options=frozenset(str(v) for v in raw.get("value_options", ())),
         info_flags=frozenset(str(v) for v in raw.get("info_flags", ())),
+        command_options=frozenset(str(v) for v in raw.get("command_options", ())),
         skip_assignments=bool(raw.get("skip_assignments", False)),
         skip_positionals=int(raw.get("skip_positionals", 0)),
     )
