@@ -6,6 +6,9 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     docker,
     files,
     git,
+    git_remote,
+    hints,
+    langs,
     misc,
     node,
     not_found,
@@ -13,6 +16,7 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     permission,
     python,
     subcommands,
+    system,
     windows,
 )
 from termwise.agent.rules.engine import RULES, Case, run_rules

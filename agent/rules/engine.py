@@ -58,6 +58,7 @@ class Case:
 
     def __post_init__(self) -> None:
         self.script = self.script.strip()
+        self.output = clean_output(self.output)
         self.shell_name = sh.normalize_shell(self.shell_name)
         self.family = sh.family(self.shell_name)
 
@@ -81,8 +82,21 @@ class Case:
 
     # --- the script --------------------------------------------------------------------
     @cached_property
+    def segment(self) -> str:
+        """The simple command of a chain (`a && b | c`) that most likely failed."""
+        segments = sh.segments(self.script)
+        if len(segments) < 2:
+            return self.script
+        for seg in reversed(segments):
+            name = sh.program_name(sh.split(seg, self.family))
+            if name and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", self.output, re.I):
+                return seg
+        return segments[-1]
+
+    @cached_property
     def parts(self) -> list[str]:
-        return sh.split(self.script, self.family)
+        """Words of the failed simple command (see `segment`)."""
+        return sh.split(self.segment, self.family)
 
     @cached_property
     def app(self) -> str:
@@ -136,6 +150,22 @@ class Case:
     def sudo(self, command: str | None = None) -> str:
         """`command` (default: the script) run with administrator rights in this shell."""
         return sh.elevate(self.shell_name, self.script if command is None else command)
+
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+MAX_OUTPUT = 64_000  # characters kept from huge outputs: errors live at the head and the tail
+
+
+def clean_output(text: str) -> str:
+    """Output as the rules read it: no colours, no carriage-return rewrites, bounded in size."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
+    if len(text) > MAX_OUTPUT:
+        text = text[: MAX_OUTPUT // 4] + "\n...\n" + text[-(MAX_OUTPUT * 3 // 4) :]
+    return text
 
 
 def _run(case: Case) -> Iterator[tuple[int, int, int, Suggestion]]:

@@ -129,3 +129,30 @@ def elevate(shell: str, command: str) -> str:
 
 def strip_sudo(script: str) -> str:
     return re.sub(r"^\s*(sudo|doas)(\s+-\S+)*\s+", "", script)
+
+
+def segments(script: str) -> list[str]:
+    """The simple commands of a chain, split at `&&`, `||`, `;` and `|` outside quotes."""
+    out: list[str] = []
+    buf: list[str] = []
+    quote_char = ""
+    i = 0
+    while i < len(script):
+        ch = script[i]
+        if quote_char:
+            if ch == quote_char:
+                quote_char = ""
+            buf.append(ch)
+        elif ch in "\"'":
+            quote_char = ch
+            buf.append(ch)
+        elif script.startswith(("&&", "||"), i) or ch in ";|":
+            out.append("".join(buf).strip())
+            buf = []
+            i += 2 if script.startswith(("&&", "||"), i) else 1
+            continue
+        else:
+            buf.append(ch)
+        i += 1
+    out.append("".join(buf).strip())
+    return [seg for seg in out if seg]

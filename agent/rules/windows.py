@@ -135,3 +135,67 @@ def cmd_dot_slash(c: Case) -> list[str]:
     if "is not recognized" not in c.lower:
         return []
     return [".\\" + c.script[2:].replace("/", "\\", c.script.count("/") - 1)]
+
+
+@rule("ps_module_scope", "Installing for all users needs admin: install for yourself.", priority=5)
+def module_scope(c: Case) -> list[str]:
+    if not c.is_app("install-module") or "-scope" in c.script.lower():
+        return []
+    if "administrator rights are required" not in c.lower and "elevated" not in c.lower:
+        return []
+    return [c.script + " -Scope CurrentUser"]
+
+
+@rule("ps_module_missing", "The module is not installed: install it for yourself.", priority=7)
+def module_missing(c: Case) -> list[str]:
+    m = c.search(
+        r"The specified module '([^']+)' was not loaded because no valid module file was found"
+    )
+    if not m:
+        return []
+    return [c.then(f"Install-Module {m.group(1)} -Scope CurrentUser", c.script)]
+
+
+@rule("ps_policy_scope", "Changing the machine-wide policy needs admin: set it for your user.", 5)
+def policy_scope(c: Case) -> list[str]:
+    if not c.is_app("set-executionpolicy") or "-scope" in c.script.lower():
+        return []
+    if "access to the registry key" not in c.lower and "is denied" not in c.lower:
+        return []
+    return [c.script + " -Scope CurrentUser"]
+
+
+@rule("win_package_not_found", "No package by that name: search for the right one.", priority=8)
+def win_package(c: Case) -> list[tuple[str, str]]:
+    words = [a for a in c.args if not a.startswith("-")]
+    name = words[-1] if len(words) >= 2 else ""
+    if c.is_app("winget") and "no package found matching input criteria" in c.lower and name:
+        return [(f"winget search {name}", "Find the package's exact id.")]
+    if c.is_app("scoop") and "couldn't find manifest for" in c.lower and name:
+        return [
+            (c.then("scoop bucket add extras", c.script), "Many apps live in the 'extras' bucket."),
+            (f"scoop search {name}", "Find the app's name."),
+        ]
+    if c.is_app("choco") and "was not found with the source" in c.lower and name:
+        return [(f"choco search {name}", "Find the package's name.")]
+    return []
+
+
+@rule("ps_cd_drive", "PowerShell's cd changes drive by itself: no /d.", priority=6)
+def cd_drive(c: Case) -> list[str]:
+    m = re.match(r"^\s*(?:cd|chdir)\s+/d\s+(.+)$", c.script, re.I)
+    if not m or not c.powershell:
+        return []
+    return [f"Set-Location {m.group(1)}"]
+
+
+@rule("ps_path_with_spaces", "A path with spaces must be quoted and called with &.", priority=6)
+def path_spaces(c: Case) -> list[str]:
+    m = c.search(r"The term '([A-Za-z]:\\[^']*)' is not recognized")
+    if not m or not c.powershell:
+        return []
+    start = m.group(1)
+    m2 = re.match(re.escape(start) + r"(.*?\.(?:exe|cmd|bat|ps1))(.*)$", c.script, re.I)
+    if not m2:
+        return []
+    return [f'& "{start}{m2.group(1)}"{m2.group(2)}']

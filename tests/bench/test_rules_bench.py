@@ -9,6 +9,7 @@ import pytest
 from termwise.agent.rules import data, env, suggest_fixes
 
 from tests.agent.rules import (
+    cases_extra,
     cases_files,
     cases_git,
     cases_node,
@@ -29,6 +30,7 @@ TABLE: list[T] = [
     *cases_node.CASES,
     *cases_files.CASES,
     *cases_tools.CASES,
+    *cases_extra.CASES,
 ]
 REPEATS = 15
 

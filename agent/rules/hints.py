@@ -1,0 +1,30 @@
+"""Commands a tool's message tells you to run (`Please run: gh auth login`, `run "aws configure"`)."""
+
+from __future__ import annotations
+
+import re
+
+from termwise.agent.rules.engine import Case, rule
+
+_PATTERNS = (
+    r"(?:[Pp]lease run|[Yy]ou (?:can|should|may need to|need to|must) run|[Tt]ry running|by running|[Tt]o fix(?: this)?, run|have you run|[Rr]un|[Tt]ry|[Ee]xecute)[: ]+[`\"'‘]([a-z][\w.-]*(?: [^`\"'’\n]{1,80})?)[`\"'’]",
+    r"(?:[Pp]lease run|[Tt]o fix(?: this)?, run|[Rr]un the following(?: command)?|by running|[Tt]ry)[^\n]*:\s*\n\s*\$?\s*([a-z][\w.-]*(?: [^\n]{1,80})?)\s*$",
+    r"^\s*\$ ([a-z][\w.-]* [^\n]{1,80})\s*$",
+    r"[Pp]lease run:?[ \t]+([a-z][\w.-]* [\w .=/-]{1,60}?)[ \t]*$",
+)
+# Phrases of help text, not fixes.
+_SKIP = ("--help", " help", "-h", "--usage", "--verbose", "--version", "--debug")
+
+
+@rule("printed_command", "The command the error message says to run.", priority=35)
+def printed_command(c: Case) -> list[str]:
+    if c.exit_code == 0 or not c.output:
+        return []
+    found: list[str] = []
+    for p in _PATTERNS:
+        for m in re.finditer(p, c.output, re.MULTILINE):
+            cmd = m.group(1).strip().rstrip(".:")
+            if cmd.endswith(_SKIP) or "<" in cmd or cmd == c.script or len(cmd.split()) > 12:
+                continue
+            found.append(cmd)
+    return list(dict.fromkeys(found))[:2]

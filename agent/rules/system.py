@@ -1,0 +1,123 @@
+"""The operating system: services without systemd, disks, file watchers, limits, macOS tools."""
+
+from __future__ import annotations
+
+import re
+
+from termwise.agent.rules.engine import Case, rule
+
+
+@rule("no_systemd", "This system (WSL, a container) has no systemd: use `service`.", priority=5)
+def no_systemd(c: Case) -> list[str]:
+    if not c.has(
+        "system has not been booted with systemd", "failed to connect to bus: host is down"
+    ):
+        return []
+    args = [a for a in c.args if not a.startswith("-")]
+    if c.is_app("systemctl") and len(args) >= 2:
+        return [f"sudo service {args[1]} {args[0]}"]
+    return ["sudo service --status-all"]
+
+
+@rule("systemd_job_failed", "The service failed to start: read why.", priority=6)
+def job_failed(c: Case) -> list[str]:
+    if (
+        "failed because the control process exited" not in c.output
+        and "failed because" not in c.output
+    ):
+        return []
+    return re.findall(r'"((?:systemctl status|journalctl -xeu?) [^"]+)"', c.output)[:2]
+
+
+@rule("unit_not_found", "No such service: list the units that exist.", priority=8)
+def unit_not_found(c: Case) -> list[str]:
+    m = c.search(r"Unit ([\w@.-]+?)(?:\.service)? (?:not found|could not be found)")
+    if not m or not c.is_app("systemctl", "service", "journalctl"):
+        return []
+    name = m.group(1).split(".")[0]
+    return [f"systemctl list-unit-files | grep -i {name[:4]}"]
+
+
+@rule("disk_full", "The disk is full: see what uses the space.", priority=8)
+def disk_full(c: Case) -> list[tuple[str, str]]:
+    if "no space left on device" not in c.lower:
+        return []
+    if c.windows:
+        return [("Get-PSDrive -PSProvider FileSystem", "See the free space per drive.")]
+    out = [("df -h", "See which filesystem is full.")]
+    if "docker" in c.lower or c.is_app("docker"):
+        out.insert(
+            0,
+            (
+                "docker system prune",
+                "Remove stopped containers, unused networks and dangling images.",
+            ),
+        )
+    out.append(("du -sh ./* | sort -h | tail", "Find the biggest folders here."))
+    return out
+
+
+@rule("inotify_watchers", "Raise the limit on file watchers.", priority=5)
+def inotify(c: Case) -> list[str]:
+    if "ENOSPC" not in c.output or "watch" not in c.lower:
+        return []
+    return [
+        "echo fs.inotify.max_user_watches=524288 | sudo tee -a /etc/sysctl.conf && sudo sysctl -p"
+    ]
+
+
+@rule("too_many_open_files", "Raise the open-files limit for this shell.", priority=8)
+def open_files(c: Case) -> list[str]:
+    if "too many open files" not in c.lower or not c.posix:
+        return []
+    return [c.then("ulimit -n 4096", c.script)]
+
+
+@rule("heap_out_of_memory", "Give Node more memory.", priority=6)
+def heap(c: Case) -> list[str]:
+    if "JavaScript heap out of memory" not in c.output:
+        return []
+    if c.powershell:
+        return [f'$env:NODE_OPTIONS = "--max-old-space-size=4096"; {c.script}']
+    if c.cmd:
+        return [f"set NODE_OPTIONS=--max-old-space-size=4096 && {c.script}"]
+    return [f"NODE_OPTIONS=--max-old-space-size=4096 {c.script}"]
+
+
+@rule("xcode_tools", "macOS developer tools are missing: install them.", priority=4)
+def xcode(c: Case) -> list[str]:
+    if (
+        "xcrun: error: invalid active developer path" not in c.output
+        and "xcode-select --install" not in c.output
+    ):
+        return []
+    return ["xcode-select --install"]
+
+
+@rule("target_busy", "Something still uses the mount: find it, or unmount lazily.", priority=7)
+def busy(c: Case) -> list[str]:
+    m = c.search(r"umount: (\S+?): target is busy")
+    if not m:
+        return []
+    return [f"sudo lsof +f -- {m.group(1)}", f"sudo umount -l {m.group(1)}"]
+
+
+@rule("exists_already", "It exists already.", priority=9)
+def exists(c: Case) -> list[str]:
+    if c.is_app("ln") and "File exists" in c.output:
+        return [re.sub(r"\bln\s+-s\b", "ln -sf", c.script, count=1)]
+    if c.is_app("mkdir") and "File exists" in c.output and c.posix and "-p" not in c.args:
+        return [re.sub(r"\bmkdir\b", "mkdir -p", c.script, count=1)]
+    return []
+
+
+@rule("kube_no_cluster", "kubectl has no cluster to talk to.", priority=7)
+def kube(c: Case) -> list[tuple[str, str]]:
+    if "The connection to the server localhost:8080 was refused" not in c.output and (
+        "couldn't get current server API group list" not in c.output
+    ):
+        return []
+    return [
+        ("kubectl config get-contexts", "See which clusters kubectl knows."),
+        ("minikube start", "Start a local cluster."),
+    ]

@@ -1,0 +1,255 @@
+"""More real failures: git auth and pulls, system services, other languages, printed hints."""
+
+from __future__ import annotations
+
+from tests.agent.rules.table import T
+
+CASES = [
+    T(
+        "git pull",
+        "hint: You have divergent branches and need to specify how to reconcile them.\nhint: You can do so by running one of the following commands sometime before\nhint: your next pull:\nhint:\nhint:   git config pull.rebase false  # merge\nfatal: Need to specify how to reconcile divergent branches.",
+        "git pull --rebase",
+    ),
+    T(
+        "git pull",
+        "fatal: Need to specify how to reconcile divergent branches.",
+        "git pull --no-rebase",
+        first=False,
+    ),
+    T(
+        "git pull --rebase",
+        "error: cannot pull with rebase: You have unstaged changes.\nerror: please commit or stash them.",
+        "git pull --rebase --autostash",
+    ),
+    T(
+        "git push",
+        "remote: Support for password authentication was removed on August 13, 2021.\nremote: Please see https://docs.github.com/... for information on currently recommended modes of authentication.\nfatal: Authentication failed for 'https://github.com/me/app.git/'",
+        "gh auth login && gh auth setup-git && git push",
+    ),
+    T(
+        "git push",
+        "error: RPC failed; HTTP 413 curl 22 The requested URL returned error: 413\nsend-pack: unexpected disconnect while reading sideband packet\nfatal: the remote end hung up unexpectedly",
+        "git config http.postBuffer 524288000 && git push",
+    ),
+    T(
+        "git clone https://github.com/me/app.git",
+        "fatal: destination path 'app' already exists and is not an empty directory.",
+        "cd app && git pull",
+    ),
+    T(
+        "git commit -m initial commit",
+        "error: pathspec 'commit' did not match any file(s) known to git",
+        'git commit -m "initial commit"',
+    ),
+    T(
+        "git commit -m 'first commit'",
+        "error: pathspec 'commit'' did not match any file(s) known to git",
+        'git commit -m "first commit"',
+        "cmd",
+    ),
+    T(
+        "git lfs pull",
+        "git: 'lfs' is not a git command. See 'git --help'.\n\nThe most similar command is\n\tlog",
+        "sudo apt install git-lfs",
+    ),
+    T(
+        "git lfs install",
+        "git: 'lfs' is not a git command. See 'git --help'.",
+        "winget install -e --id GitHub.GitLFS",
+        "powershell",
+    ),
+    T(
+        "git pull",
+        "error: Pulling is not possible because you have unmerged files.\nhint: Fix them up in the work tree, and then use 'git add/rm <file>'",
+        "git status",
+    ),
+    T(
+        "cd app && npm run strat",
+        'npm ERR! Missing script: "strat"\nnpm ERR! \nnpm ERR! Did you mean this?\nnpm ERR!     npm run start # run the "start" package script',
+        "cd app && npm run start",
+        first=False,
+    ),
+    T(
+        "git add . && git comit -m x",
+        "git: 'comit' is not a git command. See 'git --help'.\n\nThe most similar command is\n\tcommit",
+        "git add . && git commit -m x",
+    ),
+    T(
+        "git push",
+        "\x1b[31mfatal: The current branch \x1b[1mdev\x1b[0m\x1b[31m has no upstream branch.\x1b[0m\r\nTo push the current branch and set the remote as upstream, use\r\n\r\n    git push --set-upstream origin dev\r\n",
+        "git push --set-upstream origin dev",
+    ),
+    T(
+        "systemctl start docker",
+        "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus: Host is down",
+        "sudo service docker start",
+    ),
+    T(
+        "sudo systemctl start nginx",
+        'Job for nginx.service failed because the control process exited with error code.\nSee "systemctl status nginx.service" and "journalctl -xeu nginx.service" for details.',
+        "systemctl status nginx.service",
+    ),
+    T(
+        "docker pull postgres",
+        "failed to register layer: write /var/lib/docker/tmp/x: no space left on device",
+        "docker system prune",
+    ),
+    T(
+        "npm start",
+        "Error: ENOSPC: System limit for number of file watchers reached, watch '/home/me/app/src'",
+        "echo fs.inotify.max_user_watches=524288 | sudo tee -a /etc/sysctl.conf && sudo sysctl -p",
+    ),
+    T(
+        "npm run build",
+        "<--- Last few GCs --->\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+        "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
+    ),
+    T(
+        "git status",
+        "xcrun: error: invalid active developer path (/Library/Developer/CommandLineTools), missing xcrun at: /Library/Developer/CommandLineTools/usr/bin/xcrun",
+        "xcode-select --install",
+        "zsh",
+    ),
+    T(
+        "ln -s ../config config",
+        "ln: failed to create symbolic link 'config': File exists",
+        "ln -sf ../config config",
+    ),
+    T(
+        "kubectl get pods",
+        "The connection to the server localhost:8080 was refused - did you specify the right host or port?",
+        "kubectl config get-contexts",
+    ),
+    T(
+        "cargo build",
+        "error[E0432]: unresolved import `serde`\n --> src/main.rs:1:5\n  |\n1 | use serde::Deserialize;\n  |     ^^^^^ use of undeclared crate or module `serde`",
+        "cargo add serde",
+    ),
+    T(
+        "go run .",
+        "main.go:5:2: no required module provides package github.com/gin-gonic/gin; to add it:\n\tgo get github.com/gin-gonic/gin",
+        "go get github.com/gin-gonic/gin",
+    ),
+    T(
+        "ruby app.rb",
+        "<internal:/usr/lib/ruby/3.0.0/rubygems/core_ext/kernel_require.rb>:85:in `require': cannot load such file -- sinatra (LoadError)",
+        "gem install sinatra",
+    ),
+    T(
+        "bundle exec rails s",
+        "Could not find gem 'pg (~> 1.1)' in locally installed gems.\nRun `bundle install` to install missing gems.",
+        "bundle install",
+    ),
+    T(
+        "php artisan serve",
+        "PHP Warning:  require(/app/vendor/autoload.php): Failed to open stream: No such file or directory in /app/artisan on line 18",
+        "composer install",
+    ),
+    T(
+        "conda activate ml",
+        "\nCommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.\nTo initialize your shell, run\n\n    $ conda init <SHELL_NAME>\n",
+        "conda init bash",
+    ),
+    T(
+        "conda activate ml",
+        "\nCommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.",
+        "conda init powershell",
+        "powershell",
+    ),
+    T(
+        "conda activate mlenv",
+        "EnvironmentNameNotFound: Could not find conda environment: mlenv\nYou can list all discoverable environments with `conda info --envs`.",
+        "conda create -n mlenv python",
+    ),
+    T(
+        "yarn install",
+        'error app@1.0.0: The engine "node" is incompatible with this module. Expected version ">=18.0.0". Got "16.20.0"\nerror Found incompatible module.',
+        "nvm install 18 && nvm use 18",
+    ),
+    T(
+        "python detect.py",
+        "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
+        "pip install opencv-python-headless",
+    ),
+    T(
+        "pip install --user httpie",
+        "  WARNING: The scripts http and https are installed in '/home/me/.local/bin' which is not on PATH.\n  Consider adding this directory to PATH",
+        'export PATH="/home/me/.local/bin:$PATH"',
+    ),
+    T(
+        "aws s3 ls",
+        'Unable to locate credentials. You can configure credentials by running "aws configure".',
+        "aws configure",
+    ),
+    T(
+        "gh repo list",
+        "To get started with GitHub CLI, please run:  gh auth login\nAlternatively, populate the GH_TOKEN environment variable with a GitHub API authentication token.",
+        "gh auth login",
+    ),
+    T(
+        "gcloud compute instances list",
+        "ERROR: (gcloud.compute.instances.list) You do not currently have an active account selected.\nPlease run:\n\n  $ gcloud auth login\n\nto obtain new credentials.",
+        "gcloud auth login",
+    ),
+    T("az vm list", "Please run 'az login' to setup account.", "az login"),
+    T(
+        "Install-Module PSReadLine",
+        "Install-Module : Administrator rights are required to install modules in 'C:\\Program Files\\WindowsPowerShell\\Modules'. Log on to the computer with an account that has Administrator rights, and then try again, or install 'C:\\Users\\me\\Documents\\WindowsPowerShell\\Modules' by adding \"-Scope CurrentUser\" to your command.",
+        "Install-Module PSReadLine -Scope CurrentUser",
+        "powershell",
+    ),
+    T(
+        "Import-Module posh-git",
+        "Import-Module : The specified module 'posh-git' was not loaded because no valid module file was found in any module directory.",
+        "Install-Module posh-git -Scope CurrentUser; Import-Module posh-git",
+        "powershell",
+    ),
+    T(
+        "Set-ExecutionPolicy RemoteSigned",
+        "Set-ExecutionPolicy : Access to the registry key 'HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\PowerShell\\1\\ShellIds\\Microsoft.PowerShell' is denied.",
+        "Set-ExecutionPolicy RemoteSigned -Scope CurrentUser",
+        "powershell",
+    ),
+    T(
+        "winget install vscode",
+        "No package found matching input criteria.",
+        "winget search vscode",
+        "powershell",
+    ),
+    T(
+        "scoop install vscode",
+        "Couldn't find manifest for 'vscode'.",
+        "scoop bucket add extras; scoop install vscode",
+        "powershell",
+    ),
+    T(
+        "cd /d D:\\work",
+        "Set-Location : A positional parameter cannot be found that accepts argument 'D:\\work'.",
+        "Set-Location D:\\work",
+        "powershell",
+    ),
+    T(
+        "C:\\Program Files\\Tool\\tool.exe --version",
+        "C:\\Program : The term 'C:\\Program' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+        '& "C:\\Program Files\\Tool\\tool.exe" --version',
+        "powershell",
+    ),
+    T(
+        "conda list",
+        "zsh: command not found: conda",
+        "curl -fsSLO https://repo.anaconda.com/miniconda/Miniconda3-latest-Linux-x86_64.sh && bash Miniconda3-latest-Linux-x86_64.sh",
+        "zsh",
+    ),
+    T(
+        "nvm install 20",
+        "bash: nvm: command not found",
+        "curl -o- https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.1/install.sh | bash",
+    ),
+    T(
+        "nvm install 20",
+        "nvm : The term 'nvm' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+        "winget install -e --id CoreyButler.NVMforWindows",
+        "powershell",
+    ),
+    T("yarn add react", "bash: yarn: command not found", "npm install -g yarn"),
+]

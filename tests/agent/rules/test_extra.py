@@ -1,0 +1,34 @@
+"""More real failures, chained scripts and coloured output."""
+
+from __future__ import annotations
+
+import pytest
+from termwise.agent.rules import suggest_fixes
+
+from tests.agent.rules.cases_extra import CASES
+from tests.agent.rules.table import T, check, ids
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_extra_table(case: T) -> None:
+    """Each failure yields the fix its message or a seasoned user points to."""
+    check(case)
+
+
+def test_huge_output_is_handled_quickly() -> None:
+    """Megabytes of build log before the error still give the fix (errors live at the tail)."""
+    noise = "compiling module ...\n" * 200_000
+    got = suggest_fixes("python app.py", noise + "ModuleNotFoundError: No module named 'cv2'\n", 1)
+    assert got and got[0].command == "pip install opencv-python"
+
+
+def test_unknown_shell_falls_back_to_posix() -> None:
+    """An unknown shell name does not crash; the POSIX syntax is used."""
+    got = suggest_fixes("gti status", "gti: command not found", 127, shell="tcsh-ish")
+    assert got and got[0].command == "git status"
+
+
+def test_success_with_help_text_prints_no_command() -> None:
+    """A successful command whose output mentions `run "x"` gets no printed-hint suggestion."""
+    got = suggest_fixes("npm install", 'added 3 packages\nRun "npm audit fix" to fix them', 0)
+    assert not any(s.rule == "printed_command" for s in got)
