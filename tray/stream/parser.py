@@ -133,16 +133,20 @@ class StreamParser:
                     end, after = bel, bel + 1
                 elif st >= 0:
                     end, after = st, st + 2
+                elif n - start <= MAX_OSC:  # the rest comes with the next read
+                    self._emit(data[pos:start])
+                    self._pending = data[start:]
+                    return
                 else:
-                    if n - start <= MAX_OSC:  # the rest comes with the next read
-                        self._emit(data[pos:start])
-                        self._pending = data[start:]
-                        return
-                    end = after = start + 2  # not a sequence of ours: let it through
-                if end > start + 2 or after > start + 2:
+                    end = after = -1
+                # One that never ends (or ends megabytes later) is not ours: the bytes
+                # stay output instead of vanishing into a sequence.
+                if 0 <= end - start <= MAX_OSC:
                     self._emit(data[pos:start])
                     self._osc(data[start + 2 : end])
                     pos = after
+                else:
+                    after = start + 2
                 osc = data.find(b"\x1b]", max(after, start + 2))
                 if 0 <= alt < pos:
                     alt = data.find(b"\x1b[?", pos)

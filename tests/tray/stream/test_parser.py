@@ -330,3 +330,16 @@ def test_end_of_stream_flushes_a_held_back_tail() -> None:
     parser.end_of_stream()
     assert parser.raw_tail(100).endswith(b"\x1b")
     assert parser.screen_text() == "no marks here"
+
+
+@pytest.mark.parametrize("size", [4800, 1_000_000])
+def test_a_broken_osc_does_not_swallow_output_up_to_a_distant_bell(size: int) -> None:
+    """An OSC opener whose terminator comes far later leaves the output in between."""
+    parser = StreamParser(block_bytes=4 * 1024 * 1024)
+    parser.feed(osc(b"133;A") + osc(b"133;B") + b"cat log\r\n" + osc(b"133;C"))
+    body = b"\x1b]0;broken title\r\n" + b"log line\r\n" * 10_000 + b"bell\x07\r\n"
+    data = body + osc(b"133;D;0")
+    for i in range(0, len(data), size):
+        parser.feed(data[i : i + size])
+    text = parser.blocks()[0].text()
+    assert text.count("log line") == 10_000
