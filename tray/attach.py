@@ -251,7 +251,10 @@ else:
         try:
             yield
         finally:
-            termios.tcsetattr(in_fd, termios.TCSADRAIN, saved)
+            try:
+                termios.tcsetattr(in_fd, termios.TCSADRAIN, saved)
+            except termios.error:
+                pass  # the terminal has gone away
 
     def relay(channel: Channel, in_fd: int, out_fd: int, size: tuple[int, int] | None) -> Outcome:
         """One select loop over stdin, the host socket and a SIGWINCH wake-up pipe."""
@@ -264,6 +267,9 @@ else:
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_w, False)
         previous = signal.signal(signal.SIGWINCH, lambda signum, frame: _poke(wake_w))
+        # Terminal closed or asked to stop: leave through the finally clauses so the
+        # terminal mode is restored (where the terminal still exists).
+        stoppers = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGHUP, signal.SIGTERM)}
         selector = selectors.DefaultSelector()
         selector.register(sock, selectors.EVENT_READ, "host")  # type: ignore[arg-type]
         selector.register(in_fd, selectors.EVENT_READ, "input")
@@ -305,11 +311,23 @@ else:
                             )
         except OSError:
             return Outcome("detached" if detaching else "lost")
+        except _Stop as stop:
+            return Outcome("signal", 128 + stop.signum)
         finally:
             signal.signal(signal.SIGWINCH, previous)
+            for sig, handler in stoppers.items():
+                signal.signal(sig, handler)
             selector.close()
             os.close(wake_r)
             os.close(wake_w)
+
+    class _Stop(Exception):
+        def __init__(self, signum: int) -> None:
+            super().__init__(signum)
+            self.signum = signum
+
+    def _raise_stop(signum: int, frame: object) -> None:
+        raise _Stop(signum)
 
     def _poke(fd: int) -> None:
         try:
@@ -336,14 +354,18 @@ def run_attach(
     sid = info.get("id")
     if outcome.kind == "exit":
         return exit_status(outcome.code)
-    if outcome.kind == "detached":
-        print(
-            f"\r\n[detached from session {sid}; `termwise attach {sid}` re-attaches]",
-            file=sys.stderr,
-        )
-        return 0
-    print(f"\r\n[lost the connection to the Termwise host; session {sid}]", file=sys.stderr)
+    if outcome.kind in ("detached", "signal"):
+        _tell(f"[detached from session {sid}; `termwise attach {sid}` re-attaches]")
+        return 0 if outcome.kind == "detached" else exit_status(outcome.code)
+    _tell(f"[lost the connection to the Termwise host; session {sid}]")
     return EXIT_LOST
+
+
+def _tell(message: str) -> None:
+    try:
+        print(f"\r\n{message}", file=sys.stderr)
+    except OSError:
+        pass  # no terminal left to tell
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -145,3 +145,23 @@ def test_attach_to_unknown_session_explains(serve: ServeProcess) -> None:
     result = subprocess.run(attach_argv("77"), capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert f"no session '77'; running: {sid}" in result.stderr
+
+
+def test_sigterm_detaches_and_leaves_the_session(serve: ServeProcess) -> None:
+    """A terminated attach client only detaches: the shell keeps running, clients drop to zero."""
+    import signal
+
+    sid = serve.client.create("bash")["id"]
+    serve.run_command(sid, "true")
+    term = Terminal(attach_argv(sid))
+    try:
+        assert wait_until(lambda: session_row(serve, sid)["clients"] == 1)
+        import os
+
+        os.kill(term.pty.pid, signal.SIGTERM)
+        assert term.pty.wait(15) == 128 + signal.SIGTERM
+        term.wait_for(b"detached from session")
+    finally:
+        term.close()
+    assert wait_until(lambda: session_row(serve, sid)["clients"] == 0)
+    assert session_row(serve, sid)["alive"]

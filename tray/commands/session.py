@@ -183,7 +183,12 @@ def ensure_host(paths: Paths, timeout: float = HOST_START_TIMEOUT) -> HostClient
         options["start_new_session"] = True  # outlives this terminal and its signals
     with open(out_path, "ab") as out:
         proc = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, **options
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=os.path.expanduser("~"),  # never keep the caller's folder busy
+            **options,
         )
     deadline = time.monotonic() + timeout
     while True:

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any
 from termwise.tray.errors import HostUnavailable, TrayError
 from termwise.tray.host.errors import UnknownSession
 from termwise.tray.ipc import auth, transport
-from termwise.tray.ipc.protocol import MAX_REPLY, FrameReader, ProtocolError, encode_json
+from termwise.tray.ipc.protocol import (
+    MAX_REPLY,
+    PROTOCOL_VERSION,
+    FrameReader,
+    ProtocolError,
+    encode_json,
+)
 
 if TYPE_CHECKING:
     from termwise.agent.paths import Paths
@@ -80,6 +86,11 @@ def open_channel(paths: Paths, timeout: float = 5.0) -> Channel:
         challenge = reader.read_json()
         if challenge is None or challenge.get("op") != "challenge":
             raise HostUnavailable(f"the Termwise host did not greet us; {START_HINT}")
+        if challenge.get("version") != PROTOCOL_VERSION:
+            raise HostUnavailable(
+                f"the running host speaks protocol {challenge.get('version')}, this client "
+                f"{PROTOCOL_VERSION}; restart the host (it is a different Termwise version)"
+            )
         try:
             secret = auth.read_secret(paths.runtime_dir)
         except auth.SecretMissing:

@@ -101,14 +101,15 @@ class ClientSink:
             self._cond.notify_all()
 
     def _fail(self) -> None:
+        """Give up on this client (called with the condition held)."""
+        if self._dead:
+            return
         self._dead = True
         self._items.clear()
         self._pending = 0
         self._cond.notify_all()
-        try:
-            self._stream.close()
-        except OSError:
-            pass
+        if self._on_dead is not None:
+            self._on_dead()  # must not block: it only shuts the connection down
 
     def _next_frame(self) -> bytes | None:
         with self._cond:
@@ -142,6 +143,4 @@ class ClientSink:
             except OSError:
                 with self._cond:
                     self._fail()
-                if self._on_dead is not None:
-                    self._on_dead()
                 return

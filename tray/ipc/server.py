@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from termwise.tray.errors import TrayError
+from termwise.tray.host.errors import SessionEnded
 from termwise.tray.ipc import auth, transport
 from termwise.tray.ipc.protocol import (
     KIND_DATA,
@@ -289,17 +290,23 @@ class IpcServer:
         except TrayError as exc:
             conn.sendall(encode_json({"ok": False, "error": str(exc), "kind": type(exc).__name__}))
             return
-        # Once the exit event is out, shut the connection so the input loop ends too.
-        sink = ClientSink(conn, on_drained=lambda: _shutdown(conn))
+        # Once the exit event is out (or the client is dropped), shut the connection so
+        # the input loop below ends too.
+        sink = ClientSink(conn, on_drained=lambda: _shutdown(conn), on_dead=lambda: _shutdown(conn))
         sink.push_json({"ok": True, "session": session_info(session, self._active_id())})
 
         def ended(code: int | None) -> None:
             sink.push_json({"event": "exit", "code": code})
             sink.finish()
 
-        detach = session.attach(
-            sink.push, ended, rows=_opt_int(request, "rows"), cols=_opt_int(request, "cols")
-        )
+        try:
+            detach = session.attach(
+                sink.push, ended, rows=_opt_int(request, "rows"), cols=_opt_int(request, "cols")
+            )
+        except SessionEnded:  # it ended between the check above and now
+            ended(session.exit_code)
+            sink.join(5.0)
+            return
         log.info("ipc: client attached to session %s", session.id)
         try:
             self._relay_input(reader, session, sink)

@@ -199,6 +199,9 @@ class PipeStream:
         if self._server:
             _k32.DisconnectNamedPipe(self._handle)
         _k32.CloseHandle(self._handle)
+
+    def __del__(self) -> None:
+        # The events may still be waited on by a thread that close() woke; free them last.
         _k32.CloseHandle(self._read_event)
         _k32.CloseHandle(self._write_event)
 

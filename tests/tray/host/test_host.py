@@ -149,3 +149,20 @@ def test_ending_session_tells_attached_clients(host: SessionHost) -> None:
     session.send_text("exit 3", enter=True)
     assert wait_until(lambda: len(codes) == 2)
     assert codes == [3, 3]
+
+
+def test_attach_during_a_full_screen_program_asks_it_to_redraw(host: SessionHost) -> None:
+    """Attaching while a full-screen program runs switches the client to the alternate screen and the program redraws."""
+    session = host.create("bash")
+    program = (
+        "import signal, sys; sys.stdout.write('\\x1b[?1049hFIRST-DRAW\\n'); sys.stdout.flush(); "
+        "signal.signal(signal.SIGWINCH, lambda *a: print('REDRAWN', flush=True)); "
+        "[signal.pause() for _ in range(100)]"
+    )
+    session.send_text(f'python3 -c "{program}"', enter=True)
+    assert wait_until(lambda: b"\x1b[?1049hFIRST-DRAW" in session.raw_tail(4096))
+    got = bytearray()
+    session.attach(got.extend, lambda code: None)
+    assert bytes(got).startswith(b"\x1b[?1049h")  # the client's terminal enters the alt screen
+    assert wait_until(lambda: b"REDRAWN\r\n" in got)  # the program was told to draw again
+    session.write(b"\x03")
