@@ -140,3 +140,41 @@ def test_statements_in_chat_are_remembered(tmp_path: Path, llm_server: LlmServer
     session, _ = _session(tmp_path, llm_server)
     shown = _run(session, ["I like tabs over spaces."])
     assert "(remembered: pref:tabs_over_spaces)" in shown
+
+
+def test_only_the_last_n_exchanges_are_sent(tmp_path: Path, llm_server: LlmServer) -> None:
+    """With memory.chat_turns = 1 a question carries just the previous exchange."""
+    for text in ("one", "two", "three"):
+        llm_server.reply(text=f"answer {text}")
+    session, _ = _session(tmp_path, llm_server, chat_turns=1)
+    _run(session, ["q1", "q2", "q3"])
+    contents = [m["content"] for m in llm_server.requests[2]["messages"][1:]]
+    assert contents == ["q2", "answer two", "q3"]
+
+
+def test_bad_tool_arguments_and_endless_tool_calls(tmp_path: Path, llm_server: LlmServer) -> None:
+    """Arguments that are not JSON reach the model as an error; a model that never stops is cut off."""
+    llm_server.reply(tool_calls=[ToolCall("list_dir", "{not json")])
+    llm_server.reply(text="Sorry.")
+    session, _ = _session(tmp_path, llm_server)
+    shown = _run(session, ["list"])
+    assert "✗ list_dir: the arguments are not valid JSON" in shown
+    tool = next(m for m in llm_server.requests[1]["messages"] if m["role"] == "tool")
+    assert tool["content"].startswith("ERROR: the arguments are not valid JSON")
+
+    llm_server.responder = lambda body: Reply(tool_calls=[ToolCall("list_dir", "{}")])
+    shown = _run(session, ["loop forever"])
+    assert "(stopped: too many skill calls in one answer)" in shown
+
+
+def test_slash_commands_help_model_switch_and_unknown(
+    tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """/help lists the commands, /model NAME switches the chat model, unknown ones are named."""
+    llm_server.reply(text="hi")
+    session, _ = _session(tmp_path, llm_server)
+    shown = _run(session, ["/help", "/model test-small", "/frobnicate", "hello"])
+    assert "/reset   forget this conversation's history" in shown
+    assert f"now using test-small at {llm_server.base_url}" in shown
+    assert "unknown command /frobnicate; try /help" in shown
+    assert llm_server.requests[-1]["model"] == "test-small"
