@@ -1,0 +1,78 @@
+"""The YAML rules ship with the package, load cleanly, and a broken rules file fails loudly."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+import yaml
+from termwise.agent.safety.rules import FAMILY_FILES, SafetyRulesError, compile_rules, load_rules
+
+
+@pytest.mark.parametrize("family", sorted(FAMILY_FILES))
+def test_every_family_loads_with_rules_of_each_kind(family: str) -> None:
+    """Each shell family has known-safe commands, dangerous rules and pipeline rules."""
+    rules = load_rules(family)  # type: ignore[arg-type]
+    assert any(spec.safe for spec in rules.commands.values())
+    assert any(rule.level == "dangerous" for rule in rules.rules)
+    assert rules.pipelines
+
+
+def test_rule_files_are_package_data() -> None:
+    """The files are read through importlib.resources, so they exist in an installed wheel too."""
+    folder = resources.files("termwise.resources").joinpath("safety")
+    names = {entry.name for entry in folder.iterdir()}
+    assert {n for files in FAMILY_FILES.values() for n in files} <= names
+
+
+def test_every_rule_names_itself_and_explains() -> None:
+    """Reasons shown to users need an id and a sentence for every rule."""
+    for family in FAMILY_FILES:
+        rules = load_rules(family)  # type: ignore[arg-type]
+        for rule in [*rules.rules, *rules.pipelines, *rules.texts, *rules.redirects, *rules.env]:
+            assert rule.id and " " not in rule.id
+            assert len(rule.message) > 10
+
+
+def test_unknown_keys_are_refused_with_the_file_name() -> None:
+    """An unquoted comma in a YAML flow mapping creates a stray key; it must not pass silently."""
+    doc = yaml.safe_load("commands:\n  mkfs: {level: dangerous, message: erases it, for good}\n")
+    with pytest.raises(SafetyRulesError, match=r"extra\.yaml.*for good"):
+        compile_rules("posix", [("extra.yaml", doc)])
+
+
+def test_bad_levels_and_regexes_are_refused() -> None:
+    """A typo in a level or a broken regular expression names the file and the problem."""
+    bad_level = {"rules": [{"id": "x", "level": "scary", "commands": "ls", "message": "m"}]}
+    with pytest.raises(SafetyRulesError, match="unknown level"):
+        compile_rules("posix", [("a.yaml", bad_level)])
+    bad_regex = {"text_rules": [{"id": "x", "level": "confirm", "regex": "(", "message": "m"}]}
+    with pytest.raises(SafetyRulesError, match=r"a\.yaml"):
+        compile_rules("posix", [("a.yaml", bad_regex)])
+    bad_set = {
+        "rules": [
+            {"id": "x", "level": "confirm", "commands": "rm", "message": "m", "args_any": "@nope"}
+        ]
+    }
+    with pytest.raises(SafetyRulesError, match="unknown path set"):
+        compile_rules("posix", [("a.yaml", bad_set)])
+
+
+def test_later_files_extend_earlier_ones() -> None:
+    """A second document can add a command and a rule for it: the rules really are data."""
+    base = {"commands": {"ls": {"safe": True}}}
+    extra = {
+        "commands": {"deploy": {"message": "ships it"}},
+        "rules": [
+            {
+                "id": "deploy-prod",
+                "level": "dangerous",
+                "commands": "deploy",
+                "argv_regex": "--prod",
+                "message": "ships to production",
+            }
+        ],
+    }
+    rules = compile_rules("posix", [("a.yaml", base), ("b.yaml", extra)])
+    assert rules.commands["ls"].safe
+    assert [r.id for r in rules.rules_for("deploy")] == ["deploy-prod"]
