@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,8 +57,24 @@ def atomic_write(path: Path, text: str, *, durable: bool = True) -> None:
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        _replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+REPLACE_TRIES = 20
+REPLACE_PAUSE = 0.05
+
+
+def _replace(tmp: str, path: Path) -> None:
+    """os.replace; on Windows a reader holding the file open makes it fail for a moment."""
+    for attempt in range(REPLACE_TRIES):
+        try:
+            os.replace(tmp, path)
+            return
+        except PermissionError:
+            if sys.platform != "win32" or attempt == REPLACE_TRIES - 1:
+                raise
+            time.sleep(REPLACE_PAUSE)
