@@ -157,7 +157,9 @@ def _wrapper(
             analyzer.text(line, rules.family, depth + 1)
             return True
     inner = _unwrap(wrapper, args)
-    if inner:
+    if inner and wrapper.joins:
+        analyzer.text(" ".join(inner), rules.family, depth + 1)
+    elif inner:
         analyzer.argv(inner, dynamic[len(args) - len(inner) :], rules, depth + 1)
     elif wrapper.level == "safe":
         analyzer.add("safe", "known-safe", wrapper.name)
