@@ -164,3 +164,18 @@ def test_context_as_sent(serve: ServeProcess) -> None:
     result = termwise("context", "--as-sent", "--session", sid)
     assert result.returncode == 0, result.stderr
     assert "ls /nonexistent-for-as-sent" in result.stdout
+
+
+def test_dead_session_is_reported_not_hidden(serve: ServeProcess) -> None:
+    """After its shell exits, a session is listed as exited; send and attach say it has ended."""
+    sid = serve.client.create("bash")["id"]
+    serve.run_command(sid, "echo last-words")
+    serve.client.send(sid, "exit 4", enter=True)
+    assert wait_until(lambda: not serve.client.sessions()[0]["alive"])
+    assert "exited 4" in termwise("sessions").stdout
+    sent = termwise("send", "--session", sid, "hello")
+    assert sent.returncode == 1 and f"session {sid} has ended" in sent.stderr
+    attached = termwise("attach", sid)
+    assert attached.returncode == 1 and f"session {sid} has ended (exit code 4)" in attached.stderr
+    kept = json.loads(termwise("context", "--json", "--session", sid).stdout)
+    assert kept[-1]["output"] == "last-words"  # what happened stays readable
