@@ -17,6 +17,7 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     python,
     subcommands,
     system,
+    typing_slips,
     windows,
 )
 from termwise.agent.rules.engine import RULES, Case, run_rules

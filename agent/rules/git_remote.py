@@ -127,3 +127,122 @@ def extension(c: Case) -> list[tuple[str, str]]:
     if tool == "git-lfs":
         out.append(("git lfs install", "Then enable LFS for your user."))
     return out
+
+
+@rule("git_main_master", "The default branch here is called the other name.", priority=6)
+def main_master(c: Case) -> list[str]:
+    m = c.search(r"pathspec '(main|master)' did not match any file") or c.search(
+        r"invalid reference: (main|master)\b"
+    )
+    if not m or not c.is_app("git"):
+        return []
+    other = "main" if m.group(1) == "master" else "master"
+    return [c.replace_word(m.group(1), other)]
+
+
+@rule("git_add_force", "The path is ignored by .gitignore: add it anyway with --force.", 6)
+def add_force(c: Case) -> list[str]:
+    if not c.is_app("git") or "Use -f if you really want to add them" not in c.output:
+        return []
+    return [re.sub(r"\badd\b", "add --force", c.script, count=1)]
+
+
+@rule("git_branch_checked_out", "You cannot delete the branch you are on: switch away first.", 6)
+def branch_checked_out(c: Case) -> list[str]:
+    m = c.search(r"Cannot delete (?:the )?branch '([^']+)' (?:checked out|used by worktree)")
+    if not m:
+        return []
+    return [c.then("git checkout main", c.script), c.then("git checkout master", c.script)]
+
+
+@rule("git_rm_needs_flag", "git rm needs -r for folders, --cached or -f for changed files.", 6)
+def rm_flags(c: Case) -> list[tuple[str, str]]:
+    if not c.is_app("git"):
+        return []
+    if "not removing" in c.output and "recursively without -r" in c.output:
+        return [(re.sub(r"\brm\b", "rm -r", c.script, count=1), "Remove the folder recursively.")]
+    if "use --cached to keep the file, or -f to force removal" in c.output:
+        return [
+            (
+                re.sub(r"\brm\b", "rm --cached", c.script, count=1),
+                "Stop tracking it but keep the file.",
+            ),
+            (re.sub(r"\brm\b", "rm -f", c.script, count=1), "Delete it, changes and all."),
+        ]
+    return []
+
+
+@rule("git_tag_exists", "The tag exists: move it with --force.", priority=7)
+def tag_exists(c: Case) -> list[str]:
+    m = c.search(r"fatal: tag '([^']+)' already exists")
+    if not m or not c.is_app("git"):
+        return []
+    return [re.sub(r"\btag\b", "tag --force", c.script, count=1)]
+
+
+@rule("git_rebase_in_progress", "A rebase is already in progress: continue or abort it.", 6)
+def rebase_in_progress(c: Case) -> list[str]:
+    if (
+        "already a rebase-merge directory" not in c.output
+        and "already a rebase-apply directory" not in c.output
+    ):
+        if "No changes - did you forget to use 'git add'?" in c.output:
+            return ["git rebase --skip", "git rebase --continue"]
+        return []
+    return ["git rebase --continue", "git rebase --abort", "rm -fr .git/rebase-merge"]
+
+
+@rule("git_remote_subcommand", "The git remote subcommand is named differently.", priority=6)
+def remote_sub(c: Case) -> list[str]:
+    if not c.is_app("git"):
+        return []
+    if re.search(r"\bremote\s+delete\b", c.script):
+        return [re.sub(r"\bremote\s+delete\b", "remote remove", c.script, count=1)]
+    m = c.search(r"(?:fatal|error): No such remote '([^']+)'")
+    if m and re.search(r"\bremote\s+set-url\b", c.script):
+        return [re.sub(r"\bremote\s+set-url\b", "remote add", c.script, count=1)]
+    return []
+
+
+@rule("git_pull_url", "Not a repository yet: clone it instead of pulling.", priority=5)
+def pull_url(c: Case) -> list[str]:
+    if not c.is_app("git") or "not a git repository" not in c.lower:
+        return []
+    m = re.search(r"\bpull\s+(\S*(?:://|git@)\S+)", c.script)
+    return [f"git clone {m.group(1)}"] if m else []
+
+
+@rule("git_stash_subcommand", "The nearest git stash subcommand.", priority=7)
+def stash_sub(c: Case) -> list[str]:
+    m = re.search(r"\bstash\s+(\w+)", c.script)
+    if not c.is_app("git") or not m or not c.search(r"usage: git stash (?:list|\[)"):
+        return []
+    from termwise.agent.rules import fuzzy
+
+    subs = [
+        "apply",
+        "branch",
+        "clear",
+        "create",
+        "drop",
+        "list",
+        "pop",
+        "push",
+        "save",
+        "show",
+        "store",
+    ]
+    if m.group(1) in subs:
+        return []
+    return [c.replace_word(m.group(1), s) for s in fuzzy.closest(m.group(1), subs, n=2, limit=3)]
+
+
+@rule("git_merge_remote_branch", "The branch exists only on the remote.", priority=7)
+def merge_remote(c: Case) -> list[str]:
+    m = c.search(r"merge: (\S+) - not something we can merge")
+    if not m or not c.is_app("git"):
+        return []
+    hints = c.block_after(r"Did you mean (?:this|one of these)\?")
+    return [c.replace_word(m.group(1), h) for h in hints[:2]] or [
+        c.replace_word(m.group(1), f"origin/{m.group(1)}")
+    ]

@@ -187,3 +187,161 @@ def unzip_tar(c: Case) -> list[str]:
         return []
     files = [a for a in c.args if re.search(r"\.(tar\.gz|tgz|tar)$", a)]
     return [f"tar -xf {files[0]}"] if files else []
+
+
+@rule("gradle_no_task", "No such Gradle task: the nearest one.", priority=6)
+def gradle_task(c: Case) -> list[str]:
+    m = c.search(r"Task '([^']+)' not found in (?:root )?project")
+    if not m:
+        return []
+    tasks = [
+        "build",
+        "clean",
+        "test",
+        "assemble",
+        "check",
+        "run",
+        "bootRun",
+        "jar",
+        "tasks",
+        "dependencies",
+        "publish",
+        "installDist",
+        "assembleDebug",
+        "assembleRelease",
+        "installDebug",
+        "lint",
+    ]
+    return [c.replace_word(m.group(1), t) for t in fuzzy.closest(m.group(1), tasks, n=2, limit=3)]
+
+
+@rule("mvn_unknown_phase", "No such Maven phase: the nearest valid one.", priority=6)
+def mvn_phase(c: Case) -> list[str]:
+    m = c.search(r'Unknown lifecycle phase "([^"]+)"')
+    if not m:
+        return []
+    phases = re.findall(
+        r"\b(validate|initialize|generate-sources|process-sources|compile|test-compile|test|package|verify|install|deploy|clean|site|pre-clean|post-clean)\b",
+        c.output,
+    )
+    phases = list(dict.fromkeys(phases)) or [
+        "clean",
+        "compile",
+        "test",
+        "package",
+        "verify",
+        "install",
+        "deploy",
+    ]
+    return [c.replace_word(m.group(1), p) for p in fuzzy.closest(m.group(1), phases, n=2, limit=3)]
+
+
+@rule("javac_extension", "javac needs the .java file name.", priority=6)
+def javac_ext(c: Case) -> list[str]:
+    m = c.search(r"Class names, '([^']+)', are only accepted if annotation processing")
+    if not m or not c.is_app("javac"):
+        return []
+    return [c.replace_word(m.group(1), m.group(1) + ".java")]
+
+
+@rule("man_no_entry", "No manual page: ask the program itself.", priority=12)
+def man_entry(c: Case) -> list[str]:
+    m = c.search(r"No manual entry for (\S+)")
+    if not m:
+        return []
+    return [f"{m.group(1)} --help", f"tldr {m.group(1)}"]
+
+
+@rule("pacman_lowercase_op", "pacman operations are upper-case letters.", priority=6)
+def pacman_op(c: Case) -> list[str]:
+    m = c.search(r"error: invalid option '-([a-z])'")
+    if not c.is_app("pacman", "yay", "paru") or not m:
+        return []
+    return [
+        re.sub(
+            rf"(\s)-{m.group(1)}(\w*)",
+            lambda x: x.group(1) + "-" + m.group(1).upper() + x.group(2),
+            c.script,
+            count=1,
+        )
+    ]
+
+
+@rule("php_builtin_server", "PHP's built-in server flag is -S.", priority=6)
+def php_s(c: Case) -> list[str]:
+    if not c.is_app("php") or " -s " not in c.script + " ":
+        return []
+    return [c.script.replace(" -s ", " -S ", 1)]
+
+
+@rule("sed_unterminated", "The s command needs its closing delimiter.", priority=6)
+def sed_unterminated(c: Case) -> list[str]:
+    if not c.is_app("sed") or "unterminated `s' command" not in c.output:
+        return []
+    m = re.search(r"(['\"]?)(s/[^/\s'\"]*/[^/\s'\"]*)(['\"]?)(?=\s|$)", c.script)
+    return [c.script.replace(m.group(2), m.group(2) + "/", 1)] if m else []
+
+
+@rule("ln_hard_link_dir", "Folders cannot be hard-linked: make a symbolic link.", priority=6)
+def ln_dir(c: Case) -> list[str]:
+    if not c.is_app("ln") or "hard link not allowed for directory" not in c.output:
+        return []
+    return [re.sub(r"\bln\b", "ln -s", c.script, count=1)]
+
+
+@rule("apt_get_search", "Searching is done by apt-cache (or apt).", priority=6)
+def apt_get_search(c: Case) -> list[str]:
+    if not re.match(r"^\s*(sudo\s+)?apt-get\s+search\b", c.script):
+        return []
+    return [re.sub(r"(sudo\s+)?apt-get\s+search", "apt-cache search", c.script, count=1)]
+
+
+@rule("do_not_run_as_root", "This tool refuses to run as root: run it without sudo.", priority=5)
+def unsudo(c: Case) -> list[str]:
+    if not c.script.startswith("sudo "):
+        return []
+    if not c.has(
+        "don't run this as root",
+        "do not run this as root",
+        "running homebrew as root",
+        "you cannot run this as root",
+        "please do not run this script with sudo",
+        "should not be run as root",
+    ):
+        return []
+    return [re.sub(r"^sudo\s+", "", c.script)]
+
+
+@rule("docker_image_in_use", "A container still uses the image: remove the container first.", 6)
+def image_in_use(c: Case) -> list[str]:
+    m = c.search(r"container (\w+) is using its referenced image")
+    if not m:
+        return []
+    return [c.then(f"docker rm -f {m.group(1)}", c.script)]
+
+
+@rule("docker_tag_lowercase", "Image names must be lower-case.", priority=5)
+def tag_lowercase(c: Case) -> list[str]:
+    if not c.is_app("docker") or "repository name must be lowercase" not in c.output:
+        return []
+    m = re.search(r"(?:-t|--tag)[ =](\S+)", c.script) or re.search(
+        r"\b([A-Za-z0-9._/-]*[A-Z][\w./:-]*)", " ".join(c.args)
+    )
+    return [c.script.replace(m.group(1), m.group(1).lower(), 1)] if m else []
+
+
+@rule("docker_not_a_tty", "There is no terminal here: drop -t.", priority=6)
+def not_tty(c: Case) -> list[str]:
+    if "the input device is not a TTY" not in c.output:
+        return []
+    out = [re.sub(r"\s-it\b|\s-ti\b", " -i", c.script, count=1)]
+    if "winpty" in c.output:
+        out.insert(0, f"winpty {c.script}")
+    return out
+
+
+@rule("docker_platform", "The image has no build for this CPU: ask for amd64.", priority=7)
+def platform(c: Case) -> list[str]:
+    if "no matching manifest for" not in c.output or not c.is_app("docker"):
+        return []
+    return [re.sub(r"\b(run|pull|build)\b", r"\1 --platform linux/amd64", c.script, count=1)]

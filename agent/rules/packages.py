@@ -69,7 +69,10 @@ def brew_no_formula(c: Case) -> list[str]:
         return []
     pkg = m.group(1)
     hint = re.findall(r"^\s*(brew install [^\n]+?)\s*$", c.output, re.M)
-    return [*hint, f"brew search {pkg}", f"brew install --cask {pkg}"]
+    similar = c.block_after(r"similarly named (?:formula|formulae|casks?) (?:was|were) found")
+    similar += re.findall(r"Did you mean ([\w@.+-]+)\?", c.output)
+    fixes = [c.replace_word(pkg, s.split()[0]) for s in similar[:2]]
+    return [*hint, *fixes, f"brew search {pkg}", f"brew install --cask {pkg}"]
 
 
 @rule("dnf_no_match", "No package by that name: search for what provides it.", priority=9)

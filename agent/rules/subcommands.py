@@ -162,3 +162,90 @@ def printed(c: Case) -> list[str]:
             if wrong:
                 out.append(c.replace_word(wrong[0], h))
     return out
+
+
+@rule("dnf_no_such_command", "The nearest dnf/yum command.", priority=6)
+def dnf(c: Case) -> list[str]:
+    m = c.search(r"No such command: (\S+?)\.")
+    if not c.is_app("dnf", "yum") or not m:
+        return []
+    return _replace(c, m.group(1), _nearest(c, m.group(1), "dnf"))
+
+
+@rule("did_you_mean_one_of", "One of the commands the tool lists.", priority=8)
+def one_of(c: Case) -> list[str]:
+    m = c.search(r"unknown command '([^']+)'\s*\n?\s*\(did you mean one of ([^?]+)\?\)")
+    if not m:
+        return []
+    return _replace(c, m.group(1), [w.strip() for w in m.group(2).split(",")])
+
+
+@rule("gem_unknown_command", "The nearest gem command.", priority=6)
+def gem(c: Case) -> list[str]:
+    m = c.search(r"Unknown command (\S+)")
+    if not c.is_app("gem") or not m:
+        return []
+    subs = [
+        "build",
+        "cert",
+        "check",
+        "cleanup",
+        "contents",
+        "dependency",
+        "environment",
+        "fetch",
+        "help",
+        "info",
+        "install",
+        "list",
+        "lock",
+        "open",
+        "outdated",
+        "owner",
+        "pristine",
+        "push",
+        "query",
+        "rdoc",
+        "search",
+        "server",
+        "signin",
+        "signout",
+        "sources",
+        "specification",
+        "uninstall",
+        "unpack",
+        "update",
+        "which",
+        "yank",
+    ]
+    return _replace(c, m.group(1), fuzzy.closest(m.group(1), subs, n=2, limit=3))
+
+
+@rule("version_manager_command", "The nearest pyenv/rbenv/nodenv command.", priority=6)
+def xenv(c: Case) -> list[str]:
+    m = c.search(r"(?:pyenv|rbenv|nodenv|goenv): no such command [`']([^'`]+)'")
+    if not m:
+        return []
+    subs = [
+        "commands",
+        "local",
+        "global",
+        "shell",
+        "install",
+        "uninstall",
+        "rehash",
+        "version",
+        "versions",
+        "which",
+        "whence",
+        "exec",
+        "root",
+        "prefix",
+        "init",
+        "virtualenv",
+        "virtualenvs",
+        "activate",
+        "deactivate",
+        "update",
+    ]
+    return _replace(c, m.group(1), fuzzy.closest(m.group(1), subs, n=2, limit=3))

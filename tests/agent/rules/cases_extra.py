@@ -253,3 +253,171 @@ CASES = [
     ),
     T("yarn add react", "bash: yarn: command not found", "npm install -g yarn"),
 ]
+
+# Slips and thefuck-style classics.
+CASES += [
+    T("$ git status", "bash: $: command not found", "git status"),
+    T(
+        "PS C:\\proj> npm install",
+        "PS : The term 'PS' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+        "npm install",
+        "powershell",
+    ),
+    T("gitstatus", "bash: gitstatus: command not found", "git status"),
+    T("npminstall express", "zsh: command not found: npminstall", "npm install express", "zsh"),
+    T("apt-install vim", "bash: apt-install: command not found", "apt install vim"),
+    T(
+        "git git status",
+        "git: 'git' is not a git command. See 'git --help'.\n\nThe most similar command is\n\tinit",
+        "git status",
+    ),
+    T(
+        "git checkout master",
+        "error: pathspec 'master' did not match any file(s) known to git",
+        "git checkout main",
+    ),
+    T("git switch main", "fatal: invalid reference: main", "git switch master"),
+    T(
+        "git add dist",
+        "The following paths are ignored by one of your .gitignore files:\ndist\nhint: Use -f if you really want to add them.",
+        "git add --force dist",
+    ),
+    T(
+        "git branch -D feature",
+        "error: Cannot delete branch 'feature' checked out at '/home/me/app'",
+        "git checkout main && git branch -D feature",
+    ),
+    T("git rm build", "fatal: not removing 'build' recursively without -r", "git rm -r build"),
+    T(
+        "git rm app.py",
+        "error: the following file has local modifications:\n    app.py\n(use --cached to keep the file, or -f to force removal)",
+        "git rm --cached app.py",
+    ),
+    T("git tag v1.0", "fatal: tag 'v1.0' already exists", "git tag --force v1.0"),
+    T(
+        "git rebase main",
+        "It seems that there is already a rebase-merge directory, and\nI wonder if you are in the middle of another rebase.",
+        "git rebase --continue",
+    ),
+    T(
+        "git remote delete origin",
+        "error: Unknown subcommand: delete\nusage: git remote [-v | --verbose]",
+        "git remote remove origin",
+    ),
+    T(
+        "git remote set-url origin git@github.com:me/app.git",
+        "error: No such remote 'origin'",
+        "git remote add origin git@github.com:me/app.git",
+    ),
+    T(
+        "git pull https://github.com/me/app.git",
+        "fatal: not a git repository (or any of the parent directories): .git",
+        "git clone https://github.com/me/app.git",
+    ),
+    T(
+        "git stash opp",
+        "usage: git stash list [<options>]\n   or: git stash show [<options>] [<stash>]",
+        "git stash pop",
+    ),
+    T(
+        "git merge local",
+        "merge: local - not something we can merge\n\nDid you mean this?\n\tremote/local",
+        "git merge remote/local",
+    ),
+    T(
+        "gradle biuld",
+        "FAILURE: Build failed with an exception.\n\n* What went wrong:\nTask 'biuld' not found in root project 'app'.",
+        "gradle build",
+    ),
+    T(
+        "mvn cle",
+        '[ERROR] Unknown lifecycle phase "cle". You must specify a valid lifecycle phase or a goal in the format <plugin-prefix>:<goal> or <plugin-group-id>:<plugin-artifact-id>[:<plugin-version>]:<goal>. Available lifecycle phases are: validate, initialize, generate-sources, process-sources, compile, test-compile, test, package, verify, install, deploy, pre-clean, clean, post-clean, pre-site, site.',
+        "mvn clean",
+    ),
+    T(
+        "javac Main",
+        "error: Class names, 'Main', are only accepted if annotation processing is explicitly requested\n1 error",
+        "javac Main.java",
+    ),
+    T("pacman -s vim", "error: invalid option '-s'", "pacman -S vim"),
+    T(
+        "php -s localhost:8000",
+        "Usage: php [options] [-f] <file> [--] [args...]",
+        "php -S localhost:8000",
+    ),
+    T(
+        "sed -i 's/foo/bar' file.txt",
+        "sed: -e expression #1, char 9: unterminated `s' command",
+        "sed -i 's/foo/bar/' file.txt",
+    ),
+    T(
+        "ln /home/me/dir link",
+        "ln: /home/me/dir: hard link not allowed for directory",
+        "ln -s /home/me/dir link",
+    ),
+    T("apt-get search vim", "E: Invalid operation search", "apt-cache search vim"),
+    T(
+        "sudo brew install wget",
+        "Error: Running Homebrew as root is extremely dangerous and no longer supported.",
+        "brew install wget",
+        "zsh",
+    ),
+    T(
+        "docker rmi nginx",
+        'Error response from daemon: conflict: unable to remove repository reference "nginx" (must force) - container 5a7b3c is using its referenced image 605c77e624dd',
+        "docker rm -f 5a7b3c && docker rmi nginx",
+    ),
+    T(
+        "docker build -t MyApp .",
+        'ERROR: invalid tag "MyApp": repository name must be lowercase',
+        "docker build -t myapp .",
+    ),
+    T(
+        "docker exec -it web bash",
+        "the input device is not a TTY.  If you are using mintty, try prefixing the command with 'winpty'",
+        "winpty docker exec -it web bash",
+    ),
+    T(
+        "dnf isntall vim",
+        "No such command: isntall. Please use /usr/bin/dnf --help",
+        "dnf install vim",
+    ),
+    T(
+        "hg base",
+        "hg: unknown command 'base'\n(did you mean one of blame, phase, rebase?)",
+        "hg blame",
+    ),
+    T(
+        "gem isntall rails",
+        "ERROR:  While executing gem ... (Gem::CommandLineError)\n    Unknown command isntall",
+        "gem install rails",
+    ),
+    T("pyenv isntall 3.12", "pyenv: no such command `isntall'", "pyenv install 3.12"),
+    T(
+        "brew install pyton",
+        'Warning: No available formula with the name "pyton". Did you mean python?',
+        "brew install python",
+        "zsh",
+    ),
+    T(
+        "rails s",
+        "Migrations are pending. To resolve this issue, run:\n\n        bin/rails db:migrate RAILS_ENV=development",
+        "bin/rails db:migrate RAILS_ENV=development",
+    ),
+    T(
+        "composer udpate",
+        'Command "udpate" is not defined.\n\nDid you mean this?\n    update',
+        "composer update",
+    ),
+    T(
+        "lein rpl",
+        "'rpl' is not a task. See 'lein help'.\n\nDid you mean this?\n         repl",
+        "lein repl",
+    ),
+    T(
+        "heroku log",
+        " !    `log` is not a heroku command.\n !    Perhaps you meant `logs`.",
+        "heroku logs",
+    ),
+    T("man fzf", "No manual entry for fzf", "fzf --help"),
+]

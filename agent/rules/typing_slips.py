@@ -1,0 +1,97 @@
+"""Slips of the keyboard and of copy-paste: prompt characters, missing spaces, doubled words."""
+
+from __future__ import annotations
+
+import re
+
+from termwise.agent.rules import data
+from termwise.agent.rules.engine import Case, rule
+from termwise.agent.rules.not_found import missing_command
+
+
+@rule("pasted_prompt", "The prompt character was pasted along with the command.", priority=2)
+def pasted_prompt(c: Case) -> list[str]:
+    m = re.match(r"^\s*(?:\$|>|#|PS [^>]*>|[A-Z]:\\[^>]*>)\s+(\S.*)$", c.script)
+    if not m:
+        return []
+    if not (missing_command(c) or c.has("not recognized", "command not found", "unexpected token")):
+        return []
+    return [m.group(1)]
+
+
+@rule(
+    "non_breaking_space", "The command contains a non-breaking space (from a web page).", priority=2
+)
+def nbsp(c: Case) -> list[str]:
+    if "\u00a0" not in c.script:
+        return []
+    return [c.script.replace("\u00a0", " ")]
+
+
+_APPS = (
+    "git",
+    "npm",
+    "pip",
+    "docker",
+    "kubectl",
+    "cargo",
+    "go",
+    "yarn",
+    "apt",
+    "brew",
+    "dotnet",
+    "conda",
+    "pnpm",
+    "helm",
+)
+
+
+@rule("missing_space", "A space is missing between the command and its subcommand.", priority=9)
+def missing_space(c: Case) -> list[str]:
+    name = missing_command(c)
+    if not name:
+        return []
+    for app in _APPS:
+        for sep in ("", "-"):
+            prefix = app + sep
+            if name.startswith(prefix) and len(name) > len(prefix):
+                sub = name[len(prefix) :]
+                if sub in data.subcommands(app) or (
+                    app == "git"
+                    and sub
+                    in (
+                        "status",
+                        "push",
+                        "pull",
+                        "commit",
+                        "add",
+                        "log",
+                        "diff",
+                        "checkout",
+                        "clone",
+                    )
+                ):
+                    return [c.replace_word(name, f"{app} {sub}")]
+    return []
+
+
+@rule("doubled_command", "The command name was typed twice.", priority=3)
+def doubled(c: Case) -> list[str]:
+    m = re.match(r"^\s*(\S+)\s+\1(\s+.*)?$", c.script)
+    if not m or m.group(1) in ("echo", "yes", "sudo", "time", "cd"):
+        return []
+    if not c.output or c.exit_code == 0:
+        return []
+    return [m.group(1) + (m.group(2) or "")]
+
+
+@rule("run_local_file", "The program is in this folder: run it with its path.", priority=11)
+def local_file(c: Case) -> list[str]:
+    from termwise.agent.rules import env
+
+    name = missing_command(c)
+    if not name or "/" in name or "\\" in name or not c.cwd:
+        return []
+    if name not in env.listing(env.base_dir(c.cwd)):
+        return []
+    return [c.replace_word(name, (".\\" if c.windows else "./") + name)]
