@@ -26,10 +26,12 @@ def clean_text(raw: bytes) -> str:
     if not raw:
         return ""
     data = raw
-    if b"\x1b" in data:
-        data = _DROP.sub(b"", data)
     if b"\r\n" in data:
         data = data.replace(b"\r\n", b"\n")
+    if b"\r" in data:
+        data = _skip_overdrawn(data)
+    if b"\x1b" in data:
+        data = _DROP.sub(b"", data)
     data = data.translate(None, _C0)
     text = data.decode("utf-8", errors="replace")
     if "\r" in text or "\x08" in text or "\x1b" in text:
@@ -40,6 +42,36 @@ def clean_text(raw: bytes) -> str:
 # After these the line is empty and the cursor at column 0: what came before is moot.
 _LINE_RESETS = ("\r\x1b[2K", "\x1b[2K\r", "\r\x1b[K", "\r\x1b[0K")
 _VERTICAL = re.compile(r"\x1b\[[0-?]*[ -/]*[ABEF]")
+
+
+_LINE_RESETS_B = tuple(reset.encode() for reset in _LINE_RESETS)
+# With digits and ';' deleted and B, E, F read as A, every cursor up/down sequence
+# (CSI n A/B/E/F) becomes ESC [ A.
+_AS_UP = bytes.maketrans(b"BEF", b"AAA")
+
+
+def _moves_vertically(data: bytes) -> bool:
+    # A regex over escape-dense output costs ~80 ns per ESC; two C passes cost far less.
+    return b"\x1b[A" in data.translate(_AS_UP, b"0123456789;")
+
+
+def _skip_overdrawn(data: bytes) -> bytes:
+    """Cut each line to what follows its last "clear this line" (a progress bar's last
+    redraw), before the costlier passes; only where nothing moved to another line."""
+    if not any(reset in data for reset in _LINE_RESETS_B):
+        return data
+    lines = data.split(b"\n")
+    for i, line in enumerate(lines):
+        if b"\r" not in line:
+            continue
+        cut = 0
+        for reset in _LINE_RESETS_B:
+            found = line.rfind(reset)
+            if found >= 0:
+                cut = max(cut, found + len(reset))
+        if cut and not _moves_vertically(line[:cut]):
+            lines[i] = line[cut:]
+    return b"\n".join(lines)
 
 
 def _render(text: str) -> str:

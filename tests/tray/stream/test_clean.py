@@ -58,3 +58,16 @@ def test_multi_line_redraw_with_cursor_up() -> None:
     raw = b"a: 10%\r\nb: 10%\r\n"
     raw += b"\x1b[2A\ra: 100%\x1b[K\r\nb: 100%\x1b[K\r\n"
     assert clean_text(raw) == "a: 100%\nb: 100%\n"
+
+
+def test_redraw_moving_between_lines_within_one_line_of_bytes() -> None:
+    """Cursor up/down between line clears (docker-style) is replayed, not shortcut."""
+    raw = b"a: 10%\r\nb: 10%"
+    raw += b"\x1b[1A\r\x1b[2Ka: 100%\x1b[1B\r\x1b[2Kb: 100%\r\n"
+    assert clean_text(raw) == "a: 100%\nb: 100%\n"
+
+
+def test_many_redraws_with_colours_keep_only_the_last() -> None:
+    """A coloured progress line redrawn ten thousand times shows only its last state."""
+    raw = b"".join(b"\r\x1b[2K\x1b[32m%s\x1b[0m %d%%" % (b"#" * (i % 40), i) for i in range(10_000))
+    assert clean_text(raw + b"\r\n") == "#" * (9999 % 40) + " 9999%\n"
