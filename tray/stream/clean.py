@@ -17,6 +17,13 @@ _DROP = re.compile(
 _C0 = bytes(b for b in range(32) if b not in (0x08, 0x09, 0x0A, 0x0D, 0x1B)) + b"\x7f"
 # What the emulator acts on, after decoding.
 _OPS = re.compile(r"\x1b\[([0-?]*)[ -/]*([A-GK])|\r|\x08|\n")
+_VERTICAL = re.compile(r"\x1b\[[0-?]*[ -/]*[ABEF]")
+# After these the line is empty and the cursor at column 0: what came before is moot.
+_LINE_RESETS = ("\r\x1b[2K", "\x1b[2K\r", "\r\x1b[K", "\r\x1b[0K")
+_LINE_RESETS_B = tuple(reset.encode() for reset in _LINE_RESETS)
+# With digits and ';' deleted and B, E, F read as A, every cursor up/down sequence
+# (CSI n A/B/E/F) becomes ESC [ A.
+_AS_UP = bytes.maketrans(b"BEF", b"AAA")
 
 
 def clean_text(raw: bytes) -> str:
@@ -37,17 +44,6 @@ def clean_text(raw: bytes) -> str:
     if "\r" in text or "\x08" in text or "\x1b" in text:
         text = _render(text)
     return text
-
-
-# After these the line is empty and the cursor at column 0: what came before is moot.
-_LINE_RESETS = ("\r\x1b[2K", "\x1b[2K\r", "\r\x1b[K", "\r\x1b[0K")
-_VERTICAL = re.compile(r"\x1b\[[0-?]*[ -/]*[ABEF]")
-
-
-_LINE_RESETS_B = tuple(reset.encode() for reset in _LINE_RESETS)
-# With digits and ';' deleted and B, E, F read as A, every cursor up/down sequence
-# (CSI n A/B/E/F) becomes ESC [ A.
-_AS_UP = bytes.maketrans(b"BEF", b"AAA")
 
 
 def _moves_vertically(data: bytes) -> bool:
