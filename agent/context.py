@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from termwise.agent.config_schema import Config
 from termwise.agent.llm.base import Message
 from termwise.agent.redact import redact
 from termwise.agent.types import Block, SessionContext
+
+log = logging.getLogger(__name__)
 
 MemoryLookup = Callable[[str, int], list[str]]
 
@@ -177,6 +181,31 @@ def render_messages(messages: Sequence[Message]) -> str:
     return "\n".join(parts)
 
 
+def memory_lookup(config: Config, memory_dir: Path | None = None) -> MemoryLookup | None:
+    """The user's memory as the `memory` callable of a turn; None when memory is off."""
+    if not config.memory.enabled:
+        return None
+    try:
+        from termwise.memory import retrieve_snippets
+        from termwise.memory.store import MemoryStore
+    except ImportError:
+        return None
+    if memory_dir is None:
+        from termwise.agent.paths import resolve_paths
+
+        memory_dir = resolve_paths().memory_dir
+    store = MemoryStore(memory_dir)
+
+    def lookup(query: str, n: int) -> list[str]:
+        try:
+            return list(retrieve_snippets(store, query, n))
+        except Exception as exc:  # memory is a bonus; a broken store must not stop a fix
+            log.warning("memory unavailable: %s", exc)
+            return []
+
+    return lookup
+
+
 def as_sent(
     ctx: SessionContext,
     config: Config,
@@ -185,7 +214,12 @@ def as_sent(
     memory: MemoryLookup | None = None,
     env_info: Mapping[str, Any] | None = None,
 ) -> str:
-    """Exactly what a suggestion turn would send for this context and question."""
+    """Exactly what a suggestion turn would send for this context and question.
+
+    With `memory` None the user's memory store is read, as `termwise ask`/`fix` do.
+    """
+    if memory is None:
+        memory = memory_lookup(config)
     prompt = build_prompt(ctx, config, question, memory=memory, env_info=env_info)
     return render_messages(prompt.messages)
 

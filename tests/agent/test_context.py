@@ -108,3 +108,19 @@ def test_probe_is_cached_and_refreshable(tmp_path: Path) -> None:
     assert probe_environment(refresh=True, cache_dir=tmp_path)["os"] == first["os"]
     (tmp_path / "environment.json").write_text("{broken")
     assert probe_environment(cache_dir=tmp_path)["os"] == first["os"]
+
+
+def test_as_sent_reads_the_users_memory(termwise_home: Path) -> None:
+    """Without an explicit memory callable, as_sent uses the memory store like ask/fix do."""
+    from termwise.agent.paths import resolve_paths
+    from termwise.memory.store import MemoryStore
+
+    MemoryStore(resolve_paths().memory_dir).upsert(
+        "pkg-manager", "fact", "The user installs JavaScript packages with pnpm, not npm."
+    )
+    ctx = SessionContext(blocks=[Block("npm install", "npm ERR! ERESOLVE", 1)], shell="bash")
+    text = as_sent(ctx, Config(), "install packages", env_info=ENV)
+    assert "pnpm, not npm" in text
+    config = Config()
+    config.memory.enabled = False
+    assert "pnpm, not npm" not in as_sent(ctx, config, "install packages", env_info=ENV)

@@ -141,23 +141,9 @@ def _session_context(paths: Paths, session: str | None) -> SessionContext:
 
 
 def _memory(paths: Paths, config: Config) -> Callable[[str, int], list[str]] | None:
-    if not config.memory.enabled:
-        return None
-    try:
-        from termwise.memory import retrieve_snippets
-        from termwise.memory.store import MemoryStore
-    except ImportError:
-        return None
-    store = MemoryStore(paths.memory_dir)
+    from termwise.agent.context import memory_lookup
 
-    def lookup(query: str, n: int) -> list[str]:
-        try:
-            return list(retrieve_snippets(store, query, n))
-        except Exception as exc:  # memory is a bonus; a broken store must not stop a fix
-            print(f"termwise: memory unavailable ({exc})", file=sys.stderr)
-            return []
-
-    return lookup
+    return memory_lookup(config, paths.memory_dir)
 
 
 def _default_session(explicit: str | None) -> str | None:
