@@ -264,3 +264,14 @@ def test_bash_without_ps0_uses_the_debug_trap(live, home: Path) -> None:
     count = shell.run("echo $user_debug_count").text()
     assert count.isdigit() and int(count) > 4
     assert shell.run("echo ${TERMWISE_BASH_DEBUG_TRAP-unset}").text() == "unset"
+
+
+@pytest.mark.parametrize("name", SHELLS)
+def test_cwd_with_spaces_and_non_ascii(name: str, live, home: Path) -> None:
+    """A directory named with spaces, '%' and accents comes back exactly (OSC 7 decoded)."""
+    folder = home / "my dir % é"
+    folder.mkdir()
+    shell = live(name)
+    block = shell.run("cd 'my dir % é'")
+    assert block.cwd == str(folder)
+    assert shell.parser.cwd == str(folder)
