@@ -143,6 +143,16 @@ class Case:
         """The script with the first whole-word `old` replaced by `new`."""
         return sh.replace_word(self.script, old, new)
 
+    def replace_arg(self, old: str, new: str) -> str:
+        """The script with the first whole-word `old` after the program name replaced."""
+        m = re.search(
+            rf"(?<![\w.\-/\\]){re.escape(self.app)}(?:\.exe)?(?![\w\-])", self.script, re.I
+        )
+        if not m:
+            return self.replace_word(old, new)
+        head, tail = self.script[: m.end()], self.script[m.end() :]
+        return head + sh.replace_word(tail, old, new)
+
     def then(self, *commands: str) -> str:
         """Commands joined so each runs only if the previous one succeeded, in this shell."""
         return sh.and_then(self.shell_name, *commands)

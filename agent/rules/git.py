@@ -35,6 +35,8 @@ def did_you_mean(c: Case) -> list[str]:
     if not m:
         return []
     wrong = m.group(1)
+    if wrong in ("lfs", "flow"):
+        return []  # separate tools: git_extension_missing installs them
     tail = c.output[m.end() :]
     found = re.search(
         r"(?:The most similar commands? (?:is|are)|Did you mean (?:this|one of these)\??)\s*\n"
@@ -45,7 +47,7 @@ def did_you_mean(c: Case) -> list[str]:
         names = found.group(1).split()
     else:
         names = fuzzy.closest(wrong, _GIT_COMMANDS, n=2)
-    return [c.replace_word(wrong, n) for n in names[:3]]
+    return [c.replace_arg(wrong, n) for n in names[:3]]
 
 
 _GIT_COMMANDS = (
@@ -360,6 +362,5 @@ def upstream_mismatch(c: Case) -> list[str]:
 def printed(c: Case) -> list[str]:
     if not c.is_app("git"):
         return []
-    cmds = re.findall(r"^(?:hint: )?\s{2,}(git [^<\n]+?)\s*$", c.output, re.M)
-    cmds += re.findall(r"\(use \"(git [^\"<.]+)\"", c.output)
+    cmds = re.findall(r"^(?:hint: )?\s{2,}(git [^<\n#]+?)\s*(?:#.*)?$", c.output, re.M)
     return [x for x in cmds if x.strip() != c.script][:2]

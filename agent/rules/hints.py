@@ -24,7 +24,8 @@ def printed_command(c: Case) -> list[str]:
     found: list[str] = []
     for p in _PATTERNS:
         for m in re.finditer(p, c.output, re.MULTILINE):
-            cmd = m.group(1).strip().rstrip(".:")
+            cmd = re.sub(r"^npm (?:ERR!|error)\s+", "", m.group(1).strip().rstrip(".:"))
+            cmd = cmd.split("  #")[0].strip()
             if cmd.endswith(_SKIP) or "<" in cmd or cmd == c.script or len(cmd.split()) > 12:
                 continue
             found.append(cmd)

@@ -7,7 +7,7 @@ import sys
 
 from termwise.agent.rules import data, env, fuzzy, translate
 from termwise.agent.rules.engine import Case, rule
-from termwise.agent.rules.install import install_commands
+from termwise.agent.rules.install import install_commands, tool_entry
 
 # How each shell reports a missing command; group 1 is the name.
 _NOT_FOUND = [
@@ -160,4 +160,7 @@ def nearest_command(c: Case) -> list[str]:
     if not word or (c.windows and translate.known(name.lower())):
         return []
     best = fuzzy.closest(name, candidates(c, name), n=3, ignore_case=c.windows)
+    if tool_entry(name):
+        # A real tool's name was typed right: only its variants (pip → pip3) make sense.
+        best = [b for b in best if b.startswith(name) or name.startswith(b)]
     return [c.replace_word(word, b) for b in best]

@@ -9,7 +9,7 @@ from termwise.agent.rules.engine import Case, rule
 
 
 def _replace(c: Case, wrong: str, names: list[str]) -> list[str]:
-    return [c.replace_word(wrong, n) for n in dict.fromkeys(names) if n and n != wrong][:3]
+    return [c.replace_arg(wrong, n) for n in dict.fromkeys(names) if n and n != wrong][:3]
 
 
 def _nearest(c: Case, wrong: str, app: str | None = None) -> list[str]:

@@ -140,8 +140,8 @@ def _one(parts: list[str], shell: str, piped: bool) -> str | None:
             return f"Get-ChildItem -Path {root} -Recurse -Filter {quote(pat, shell)}"
         return f"dir /s /b {_win_path(root)}\\{pat}"
     table = data.windows_equivalents().get(app)
-    if not table:
-        return None
+    if not table or (app == "source" and "activate" in " ".join(args)):
+        return None  # a venv's activate script has its own Windows rule
     template = table["cmd" if shell == "cmd" else "powershell"]
     a1 = rest[0] if rest else ""
     a2 = rest[1] if len(rest) > 1 else ""
