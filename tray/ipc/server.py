@@ -312,8 +312,8 @@ class IpcServer:
             self._relay_input(reader, session, sink)
         finally:
             detach()
+            sink.finish()  # also when the connection broke: the writer thread must end
             log.info("ipc: client detached from session %s", session.id)
-        sink.finish()
         sink.join(5.0)
 
     def _relay_input(self, reader: FrameReader, session: Session, sink: ClientSink) -> None:

@@ -6,13 +6,23 @@ import os
 import random
 import socket
 import stat
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from termwise.tray.errors import HostUnavailable
 from termwise.tray.ipc import transport
 from termwise.tray.ipc.client import HostClient
-from termwise.tray.ipc.protocol import HEADER, KIND_DATA, KIND_JSON, encode_data, encode_json
+from termwise.tray.ipc.protocol import (
+    HEADER,
+    KIND_DATA,
+    KIND_JSON,
+    FrameReader,
+    decode_json,
+    encode_data,
+    encode_json,
+)
 
 from .conftest import Served
 
@@ -144,3 +154,82 @@ def test_stop_removes_the_socket(served: Served) -> None:
     assert not os.path.exists(address)
     with pytest.raises(HostUnavailable):
         HostClient(served.paths).ping()
+
+
+def wait_until(predicate, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return bool(predicate())
+
+
+def _attach(served: Served, session_id: str) -> tuple[socket.socket, FrameReader]:
+    sock, reader = served.authed()
+    sock.sendall(encode_json({"op": "attach", "session": session_id, "rows": 20, "cols": 70}))
+    reply = reader.read_json()
+    assert reply is not None and reply["ok"] and reply["session"]["id"] == session_id
+    return sock, reader
+
+
+def _read_until(reader: FrameReader, needle: bytes) -> tuple[bytes, list[dict]]:
+    data = b""
+    events: list[dict] = []
+    while needle not in data:
+        frame = reader.read()
+        assert frame is not None, f"closed before {needle!r}; got {data[-500:]!r}"
+        kind, payload = frame
+        if kind == KIND_DATA:
+            data += payload
+        else:
+            events.append(decode_json(payload))
+    return data, events
+
+
+def test_attach_protocol_relays_both_ways_and_leaks_no_threads(
+    served: Served, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Attached over the socket: typed bytes reach the shell, output comes back, resize and detach work, threads are reclaimed."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    session = served.host.create("bash")
+    sock, reader = _attach(served, session.id)
+    assert wait_until(lambda: session.client_count == 1)
+    assert session.size == (20, 70)
+    sock.sendall(encode_data(b"echo via-$((6 * 7))\r"))
+    _read_until(reader, b"via-42")
+    sock.sendall(encode_json({"op": "resize", "rows": 33, "cols": 99}))
+    assert wait_until(lambda: session.size == (33, 99))
+    sock.sendall(encode_json({"op": "detach"}))
+    event = reader.read_json()
+    while event is None or "event" not in event:  # skip output still in flight
+        event = reader.read_json()
+    assert event == {"event": "detached"}
+    assert _closed(sock)
+    assert wait_until(lambda: session.client_count == 0)
+
+    baseline = threading.active_count()
+    for _ in range(20):
+        sock, reader = _attach(served, session.id)
+        sock.close()
+    assert wait_until(lambda: session.client_count == 0)
+    assert wait_until(lambda: threading.active_count() <= baseline)
+    assert session.alive
+
+
+def test_attached_client_gets_the_exit_code(
+    served: Served, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """When the shell exits, the attached connection gets {"event": "exit", "code": N} and closes."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    session = served.host.create("bash")
+    sock, reader = _attach(served, session.id)
+    sock.sendall(encode_data(b"exit 9\r"))
+    events: list[dict] = []
+    while True:
+        frame = reader.read()
+        if frame is None:
+            break
+        if frame[0] == KIND_JSON:
+            events.append(decode_json(frame[1]))
+    assert events == [{"event": "exit", "code": 9}]
