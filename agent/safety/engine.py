@@ -211,6 +211,9 @@ class Analyzer:
             if bad:
                 typed = ", ".join(sorted(inv.raw_flags.get(b, b) for b in bad))
                 self.add("confirm", "writes", f"{label} with {typed} changes things")
+            elif spec.safe_args is not None and not set(inv.args) <= spec.safe_args:
+                what = spec.message or "runs code or changes things with these arguments"
+                self.add("confirm", "changes", f"{label} {what}")
             elif spec.max_positionals is not None and len(inv.positionals) > spec.max_positionals:
                 what = spec.message or "may write files with these arguments"
                 self.add("confirm", "writes", f"{label} {what}")

@@ -41,6 +41,7 @@ class CommandSpec:
     params: tuple[str, ...] = ()  # PowerShell parameter names, lower case, for prefixes
     unsafe_flags: frozenset[str] = frozenset()
     max_positionals: int | None = None
+    safe_args: frozenset[str] | None = None  # safe only when every argument is one of these
     value_options: frozenset[str] = frozenset()
     subcommands: dict[str, CommandSpec] = field(default_factory=dict)
     safe_without_subcommand: bool = False
@@ -267,6 +268,7 @@ _COMMAND_KEYS = frozenset(
         "params",
         "unsafe_flags",
         "max_positionals",
+        "safe_args",
         "value_options",
         "subcommands",
         "safe_without_subcommand",
@@ -314,6 +316,7 @@ def _command(name: str, raw: dict[str, Any], fold: bool, default: str | None = N
         params=tuple(str(p).lower() for p in raw.get("params", ())),
         unsafe_flags=frozenset(str(f) for f in raw.get("unsafe_flags", ())),
         max_positionals=raw.get("max_positionals"),
+        safe_args=frozenset(str(a) for a in raw["safe_args"]) if "safe_args" in raw else None,
         value_options=frozenset(_fold(str(v), case) for v in raw.get("value_options", ())),
         safe_without_subcommand=bool(raw.get("safe_without_subcommand", False)),
     )
