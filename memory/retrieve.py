@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -20,6 +21,8 @@ KEY_HIT = 2
 CONTENT_HIT = 1
 RECENT_BONUS = 1
 RECENT_DAYS = 14
+DENSE_AFTER = 32  # hits before a term may count as common
+DENSE_SHARE = 8  # common: found in more than 1 of this many texts so far
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _TOKEN_RE = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+")
@@ -81,10 +84,9 @@ class Retriever:
         self.entries = list(entries)
         self.places = list(places) if places is not None else [("", 0)] * len(self.entries)
         self.recent_days = recent_days
-        self._key_blob, self._key_starts = _blob(e.key.lower() for e in self.entries)
-        self._text_blob, self._text_starts = _blob(
-            (e.content + " " + " ".join(e.tags)).lower() for e in self.entries
-        )
+        self._keys = _Column(e.key.lower() for e in self.entries)
+        self._texts = _Column((e.content + " " + " ".join(e.tags)).lower() for e in self.entries)
+        self._recent_cache: tuple[int, frozenset[int]] | None = None
         self._dates = [
             d.toordinal() if (d := e.updated_date()) is not None else 0 for e in self.entries
         ]
@@ -93,41 +95,57 @@ class Retriever:
         terms = query_terms(query)
         if not terms or not self.entries or n <= 0:
             return []
-        scores: dict[int, int] = {}
+        # Counter.update counts in C; a key hit is counted twice (+2).
+        scores: Counter[int] = Counter()
         for term in terms:
-            for i in _hits(self._key_blob, self._key_starts, term):
-                scores[i] = scores.get(i, 0) + KEY_HIT
-            for i in _hits(self._text_blob, self._text_starts, term):
-                scores[i] = scores.get(i, 0) + CONTENT_HIT
-        cutoff = (today or date.today()).toordinal() - self.recent_days
-        for i in scores:
-            if self._dates[i] >= cutoff:
-                scores[i] += RECENT_BONUS
+            key_hits = self._keys.hits(term)
+            scores.update(key_hits)
+            scores.update(key_hits)
+            scores.update(self._texts.hits(term))
+        if not scores:
+            return []
+        scores.update(self._recent(today or date.today()).intersection(scores))
+        # Only entries scoring at least the nth best score can be in the answer.
+        floor = heapq.nlargest(n, scores.values())[-1]
+        contenders = [i for i, score in scores.items() if score >= floor]
         # Ties go to the newer entry, then to the one written later.
-        best = heapq.nlargest(n, scores, key=lambda i: (scores[i], self._dates[i], i))
+        best = heapq.nlargest(n, contenders, key=lambda i: (scores[i], self._dates[i], i))
         return [Hit(self.entries[i], scores[i], self.places[i][0], self.places[i][1]) for i in best]
 
-
-def _blob(texts: Iterable[str]) -> tuple[str, list[int]]:
-    starts: list[int] = []
-    parts: list[str] = []
-    pos = 0
-    for text in texts:
-        starts.append(pos)
-        parts.append(text)
-        pos += len(text) + 1
-    return "\x00".join(parts), starts
+    def _recent(self, today: date) -> frozenset[int]:
+        cutoff = today.toordinal() - self.recent_days
+        if self._recent_cache is None or self._recent_cache[0] != cutoff:
+            ids = frozenset(i for i, day in enumerate(self._dates) if day >= cutoff)
+            self._recent_cache = (cutoff, ids)
+        return self._recent_cache[1]
 
 
-def _hits(blob: str, starts: list[int], term: str) -> list[int]:
-    """Indexes of the texts containing term: one `str.find` scan, at most one hit each."""
-    found: list[int] = []
-    at = blob.find(term)
-    last = len(starts) - 1
-    while at != -1:
-        index = bisect_right(starts, at) - 1
-        found.append(index)
-        if index == last:
-            break
-        at = blob.find(term, starts[index + 1])
-    return found
+class _Column:
+    """One text per entry, joined into a blob so a rare term is found by a few `find` calls."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.texts = list(texts)
+        self.starts: list[int] = []
+        pos = 0
+        for text in self.texts:
+            self.starts.append(pos)
+            pos += len(text) + 1
+        self.blob = "\x00".join(self.texts)
+
+    def hits(self, term: str) -> list[int]:
+        """Indexes of the texts containing term, in order."""
+        found: list[int] = []
+        starts, last = self.starts, len(self.starts) - 1
+        at = self.blob.find(term)
+        while at != -1:
+            index = bisect_right(starts, at) - 1
+            found.append(index)
+            if index == last:
+                break
+            if len(found) >= DENSE_AFTER and len(found) * DENSE_SHARE > index:
+                # A common term: testing each remaining text is cheaper than hopping.
+                rest = self.texts[index + 1 :]
+                found += [i for i, text in enumerate(rest, index + 1) if term in text]
+                break
+            at = self.blob.find(term, starts[index + 1])
+        return found

@@ -69,3 +69,17 @@ def test_top_n_and_snippets(tmp_path: Path) -> None:
     assert len(lines) == 3
     assert all(line.startswith("fact:git") and "(fact, " in line for line in lines)
     assert retrieve_snippets(store, "nothing matches this", 3) == []
+
+
+def test_common_and_rare_terms_find_exactly_the_entries_containing_them() -> None:
+    """Whichever scan a term's frequency picks, hits equal a plain substring test of every entry."""
+    import random
+
+    from termwise.memory.retrieve import _Column
+
+    rng = random.Random(3)
+    words = ["git", "gitlab", "docker", "部署", "署脚", "x", "build"]
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 6))) for _ in range(3000)]
+    column = _Column(texts)
+    for term in ["git", "lab", "docker", "部署", "build", "x", "nope"]:
+        assert column.hits(term) == [i for i, t in enumerate(texts) if term in t], term
