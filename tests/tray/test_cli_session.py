@@ -179,3 +179,21 @@ def test_dead_session_is_reported_not_hidden(serve: ServeProcess) -> None:
     assert attached.returncode == 1 and f"session {sid} has ended (exit code 4)" in attached.stderr
     kept = json.loads(termwise("context", "--json", "--session", sid).stdout)
     assert kept[-1]["output"] == "last-words"  # what happened stays readable
+
+
+def test_text_context_shows_times_and_falls_back_to_the_screen() -> None:
+    """Plain `context` shows command, output, exit code, folder and times; without marks, the last screen."""
+    from termwise.tray.commands.session import render_context
+    from termwise.tray.ipc.client import ContextReply
+
+    block = {"command": "make", "output": "done", "exit_code": 2, "cwd": "/src",
+             "started": 1000.0, "ended": 1001.5, "index": 0}  # fmt: skip
+    info = {"id": "3", "shell": "bash", "cwd": "/src"}
+    text = render_context(
+        ContextReply([block], session=info, has_marks=True, screen_text="", os_name="Linux")
+    )
+    assert "$ make\ndone\n[exit 2 · /src · " in text and "(1.50 s)]" in text
+    bare = ContextReply([], session={**info, "shell": "wsl"}, has_marks=False,
+                        screen_text="user@box:~$ ls\nfile.txt\n", os_name="Linux")  # fmt: skip
+    assert "no command marks" in render_context(bare)
+    assert "user@box:~$ ls\nfile.txt" in render_context(bare)

@@ -324,10 +324,15 @@ def render_context(reply: ContextReply) -> str:
         lines.append(f"$ {b['command']}")
         if b["output"]:
             lines.append(b["output"])
-        started = time.strftime("%H:%M:%S", time.localtime(b["started"]))
-        took = f" · {b['ended'] - b['started']:.2f} s" if b.get("ended") else ""
-        lines.append(f"[exit {b['exit_code']} · {b['cwd']} · {started}{took}]")
+        when = _clock(b["started"])
+        if b.get("ended") is not None:
+            when += f" → {_clock(b['ended'])} ({b['ended'] - b['started']:.2f} s)"
+        lines.append(f"[exit {b['exit_code']} · {b['cwd']} · {when}]")
     return "\n".join(lines) + "\n"
+
+
+def _clock(stamp: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(stamp))
 
 
 def cmd_send(args: argparse.Namespace) -> int:
