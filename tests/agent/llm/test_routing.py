@@ -82,3 +82,42 @@ def test_mask_hides_the_key() -> None:
     """A masked key shows its start and end only."""
     assert mask("sk-abcdefghijklmnop") == "sk-…mnop"
     assert mask("") == "not set"
+
+
+@pytest.mark.parametrize(
+    ("preset", "url", "key_env", "needs_key"),
+    [
+        ("openai", "https://api.openai.com/v1", "OPENAI_API_KEY", True),
+        ("deepseek", "https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", True),
+        ("ollama", "http://localhost:11434/v1", "", False),
+        (
+            "gemini",
+            "https://generativelanguage.googleapis.com/v1beta/openai/",
+            "GEMINI_API_KEY",
+            True,
+        ),
+        ("lmstudio", "http://localhost:1234/v1", "", False),
+    ],
+)
+def test_presets_fill_in_endpoint_and_key_variable(
+    preset: str, url: str, key_env: str, needs_key: bool
+) -> None:
+    """A provider named only by its preset gets the right endpoint and key variable."""
+    from termwise.agent.llm.providers import provider_from_config
+
+    p = provider_from_config(ProviderConfig(preset=preset, default_model="m"))
+    assert (p.name, p.base_url, p.key_env, p.needs_key) == (preset, url, key_env, needs_key)
+
+
+def test_custom_preset_needs_a_base_url() -> None:
+    """A custom provider without base_url is a config error naming the provider."""
+    from termwise.agent.llm.providers import provider_from_config
+
+    with pytest.raises(
+        ConfigError, match=r"providers\[0\] \(mine\): a custom provider needs base_url"
+    ):
+        provider_from_config(ProviderConfig(name="mine", preset="custom"))
+    p = provider_from_config(
+        ProviderConfig(name="mine", base_url="http://10.0.0.5:8000/v1", default_model="x")
+    )
+    assert (p.base_url, p.needs_key) == ("http://10.0.0.5:8000/v1", False)
