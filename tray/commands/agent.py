@@ -190,7 +190,7 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
             raise
         render.note(f"answering without session context ({exc})")
         ctx = SessionContext(shell=_guess_shell())
-    if need_context and not ctx.blocks:
+    if need_context and not ctx.blocks and not ctx.screen_text.strip():
         from termwise.agent.errors import AgentError
 
         raise AgentError("no finished command in that session yet; run something first")
