@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import threading
@@ -165,3 +166,43 @@ def test_sigterm_detaches_and_leaves_the_session(serve: ServeProcess) -> None:
         term.close()
     assert wait_until(lambda: session_row(serve, sid)["clients"] == 0)
     assert session_row(serve, sid)["alive"]
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="needs zsh")
+def test_shell_command_starts_in_the_folder_and_exits_with_the_shell(
+    serve: ServeProcess, tmp_path: Path
+) -> None:
+    """`termwise shell --shell zsh --cwd DIR` in a terminal: zsh starts in DIR, and its exit code is ours."""
+    folder = tmp_path / "work dir"
+    folder.mkdir()
+    argv = [
+        sys.executable,
+        "-m",
+        "termwise.tray.cli",
+        "shell",
+        "--shell",
+        "zsh",
+        "--cwd",
+        str(folder),
+    ]
+    term = Terminal(argv)
+    try:
+        assert wait_until(lambda: len(serve.client.sessions()) == 1, 20)
+        sid = serve.client.sessions()[0]["id"]
+        assert serve.client.sessions()[0]["shell"] == "zsh"
+        block = serve.run_command(sid, "pwd")
+        assert block["output"] == str(folder) and block["cwd"] == str(folder)
+        term.wait_for(str(folder).encode())
+        term.pty.write(b"exit 3\r")
+        assert term.pty.wait(15) == 3
+    finally:
+        term.close()
+
+
+def test_shell_command_with_a_missing_folder_says_so(serve: ServeProcess, tmp_path: Path) -> None:
+    """`termwise shell --cwd` with a folder that does not exist names it and starts nothing."""
+    argv = [sys.executable, "-m", "termwise.tray.cli", "shell", "--cwd", str(tmp_path / "nope")]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"{tmp_path / 'nope'}: no such folder" in result.stderr
+    assert serve.client.sessions() == []
