@@ -122,8 +122,20 @@ if sys.platform == "win32":
     from ctypes import wintypes
 
     _k32 = ctypes.WinDLL("kernel32", use_last_error=True)
-    STD_INPUT_HANDLE = -10
-    STD_OUTPUT_HANDLE = -11
+    # Declared prototypes: a HANDLE must not be squeezed through the default C int.
+    _k32.GetStdHandle.restype = wintypes.HANDLE
+    _k32.GetStdHandle.argtypes = [wintypes.DWORD]
+    _k32.GetConsoleMode.argtypes = [wintypes.HANDLE, ctypes.POINTER(wintypes.DWORD)]
+    _k32.SetConsoleMode.argtypes = [wintypes.HANDLE, wintypes.DWORD]
+    _k32.ReadFile.argtypes = [
+        wintypes.HANDLE,
+        ctypes.c_void_p,
+        wintypes.DWORD,
+        ctypes.POINTER(wintypes.DWORD),
+        ctypes.c_void_p,
+    ]
+    STD_INPUT_HANDLE = 0xFFFFFFF6  # (DWORD)-10
+    STD_OUTPUT_HANDLE = 0xFFFFFFF5  # (DWORD)-11
     ENABLE_PROCESSED_INPUT = 0x0001
     ENABLE_LINE_INPUT = 0x0002
     ENABLE_ECHO_INPUT = 0x0004
