@@ -183,6 +183,8 @@ class _Parser:
                         break
                     parts.append(text[self.i])
                     self.i += 1
+                if self.i >= n:
+                    self.problems.append("unterminated string in PowerShell")
                 self.i += 1
             elif ch in _DOUBLE:
                 bare = bare and self.i > start

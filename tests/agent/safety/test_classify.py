@@ -87,3 +87,19 @@ def test_classify_returns_new_verdicts_without_shared_state() -> None:
     assert classify("rm -rf /").level == "dangerous"
     assert classify("ls").level == "safe"
     assert classify("ls").reasons == ("known-safe: ls",)
+
+
+def test_random_shell_soup_never_crashes() -> None:
+    """Thousands of random fragments of shell syntax give a verdict with reasons, never an error."""
+    import random
+
+    pieces = [*"ab rm-f/\\'\"`$(){}[]<>|&;#\n\t%^@=*?~.,:+"]
+    pieces += ["rm -rf /", "sudo ", "Remove-Item ", "-Recurse", "cmd /c ", "bash -c ", "pwsh -c "]
+    pieces += ["$(", "@{", "@(", "<#", "#>", "--%", "2>&1", "&&", "||", "iex ", "-enc ", "wsl -- "]
+    pieces += ["find . -exec ", "\\;", "case x in", "[[", "$((", "<<EOF\n", '@"\n', "if exist x "]
+    rng = random.Random(2026)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
+        shell = rng.choice(["bash", "zsh", "pwsh", "cmd"])
+        verdict = classify(text, shell)
+        assert verdict.level in ("safe", "confirm", "dangerous") and verdict.reasons, text
