@@ -46,12 +46,13 @@ class Listener(Protocol):
     def release(self) -> None: ...
 
 
-def endpoint(runtime_dir: Path) -> str:
+def endpoint(runtime_dir: Path, platform: str = sys.platform, user: str | None = None) -> str:
     """Where the host of this user (and this TERMWISE_HOME) listens."""
-    if sys.platform == "win32":
-        # Pipe names are global: make them per user and per runtime folder.
-        digest = hashlib.sha256(str(runtime_dir.resolve()).lower().encode()).hexdigest()[:16]
-        user = os.environ.get("USERNAME", "user")
+    if platform == "win32":
+        # Pipe names are global to the machine: make them per user and per runtime folder.
+        folder = str(runtime_dir.resolve() if platform == sys.platform else runtime_dir)
+        digest = hashlib.sha256(folder.lower().encode()).hexdigest()[:16]
+        user = user if user is not None else os.environ.get("USERNAME", "user")
         return rf"\\.\pipe\termwise-{user}-{digest}"
     return str(runtime_dir / SOCKET_NAME)
 

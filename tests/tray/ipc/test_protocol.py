@@ -57,3 +57,18 @@ def test_json_payload_must_be_one_object(payload: bytes) -> None:
     """Malformed JSON, bad UTF-8 and non-object JSON are all protocol errors."""
     with pytest.raises(ProtocolError):
         decode_json(payload)
+
+
+def test_endpoint_names() -> None:
+    """POSIX: a socket in the runtime folder; Windows: a pipe name per user and per folder."""
+    from pathlib import Path
+
+    from termwise.tray.ipc.transport import endpoint
+
+    assert endpoint(Path("/run/user/1000/termwise"), "linux") == "/run/user/1000/termwise/host.sock"
+    a = endpoint(Path(r"C:\Users\ann\AppData\Local\termwise"), "win32", "ann")
+    b = endpoint(Path(r"C:\Users\bob\AppData\Local\termwise"), "win32", "bob")
+    c = endpoint(Path(r"D:\tw-home\run"), "win32", "ann")
+    assert a.startswith("\\\\.\\pipe\\termwise-ann-") and b.startswith("\\\\.\\pipe\\termwise-bob-")
+    assert len({a, b, c}) == 3
+    assert a == endpoint(Path(r"c:\users\ann\appdata\local\TERMWISE"), "win32", "ann")  # case-blind
