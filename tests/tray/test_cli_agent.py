@@ -270,3 +270,13 @@ def test_ctrl_c_during_ask_closes_the_model_stream(llm_server: LlmServer) -> Non
             proc.wait(5)
     assert proc.returncode == 130
     assert llm_server.wait_disconnect(5)
+
+
+@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+def test_fix_offline_with_nothing_to_fix_says_so(serve: ServeProcess, tmp_path: Path) -> None:
+    """When the rules know nothing about the last block, fix says so and exits 1."""
+    sid = serve.client.create("bash", str(tmp_path))["id"]
+    serve.run_command(sid, "echo all good")
+    result = termwise("fix", "--offline", "--session", sid, env=offline_env())
+    assert result.returncode == 1
+    assert result.stdout == "" and "no suggestions from the offline rules" in result.stderr

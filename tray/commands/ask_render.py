@@ -146,6 +146,12 @@ class TurnRenderer:
         elif isinstance(event, Error):
             hint = " (try again)" if event.retryable else ""
             print(f"termwise: error: {event.message}{hint}", file=self.err, flush=True)
+        elif isinstance(event, Finished):
+            if event.cancelled:
+                print("termwise: cancelled", file=self.err, flush=True)
+            elif not (self.suggestions or self.questions or self.errors):
+                why = " from the offline rules" if self.offline else ""
+                print(f"termwise: no suggestions{why}", file=self.err, flush=True)
 
     def _print(self, line: str) -> None:
         print(line, file=self.out, flush=True)
