@@ -13,8 +13,9 @@ class TerminationPolicy:
     """How long to wait after each step of ending a process tree, in seconds.
 
     POSIX: SIGHUP to the process group, wait `hangup_grace`; SIGTERM, wait `term_grace`;
-    SIGKILL, wait `kill_grace`. Windows has no gentle signal for console programs: a
-    polite tree kill, then a forced tree kill, then TerminateProcess on the shell.
+    SIGKILL, wait `kill_grace`. Windows has no signal a console program in another
+    console can receive: the whole tree is ended at once (taskkill /F /T), then
+    TerminateProcess on the shell if that failed, each step with its grace.
     """
 
     hangup_grace: float = 1.0

@@ -6,6 +6,8 @@ import codecs
 import os
 import signal
 import subprocess
+import sys
+from collections.abc import Callable
 
 import winpty  # only imported on Windows (see spawn_pty)
 from termwise.tray.pty.base import DEFAULT_TERMINATION, TerminationPolicy, poll_until
@@ -84,12 +86,19 @@ class WindowsPty:
         self._reap()
         return self._status
 
-    def _taskkill(self, force: bool) -> None:
-        args = ["taskkill", "/T", "/PID", str(self.pid)]
-        if force:
-            args.insert(1, "/F")
+    def _kill_tree(self) -> None:
+        args = ["taskkill", "/F", "/T", "/PID", str(self.pid)]
+        flags = 0
+        if sys.platform == "win32":  # a tray process must not flash a console window
+            flags = subprocess.CREATE_NO_WINDOW
         try:
-            subprocess.run(args, capture_output=True, timeout=TASKKILL_TIMEOUT, check=False)
+            subprocess.run(
+                args,
+                capture_output=True,
+                timeout=TASKKILL_TIMEOUT,
+                check=False,
+                creationflags=flags,
+            )
         except (OSError, subprocess.TimeoutExpired):
             pass
 
@@ -100,10 +109,12 @@ class WindowsPty:
             pass
 
     def terminate(self, policy: TerminationPolicy = DEFAULT_TERMINATION) -> int | None:
-        steps = (
-            (lambda: self._taskkill(force=False), policy.hangup_grace),
-            (lambda: self._taskkill(force=True), policy.term_grace),
-            (self._terminate_process, policy.kill_grace),
+        # A console program in another (pseudo) console has no SIGHUP to receive and
+        # ignores taskkill's polite WM_CLOSE, so the first step already ends the whole
+        # tree; the next one is TerminateProcess for when taskkill itself is unavailable.
+        steps: tuple[tuple[Callable[[], None], float], ...] = (
+            (self._kill_tree, policy.hangup_grace),
+            (self._terminate_process, policy.term_grace),
         )
         for step, grace in steps:
             if self._reap():
@@ -111,6 +122,8 @@ class WindowsPty:
             step()
             if poll_until(self._reap, grace):
                 break
+        if self._status is None:
+            poll_until(self._reap, policy.kill_grace)
         return self._status
 
     def close(self) -> None:
