@@ -193,11 +193,11 @@ def _powershell(analyzer: Analyzer, name: str, args: list[str], depth: int) -> b
             param = token[1:].lower()
             if param in _PS_COMMAND:
                 rest = " ".join(args[i + 1 :])
-                if rest.strip() == "-":
+                if rest.strip() in ("-", ""):
                     analyzer.add(
                         "confirm", "starts-shell", f"{name} runs commands read from its input"
                     )
-                elif rest:
+                else:
                     analyzer.text(rest, "powershell", depth + 1)
                 return True
             if param in _PS_ENCODED:
