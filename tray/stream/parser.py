@@ -221,6 +221,7 @@ class StreamParser:
             self._explicit = unescape_command(rest.split(b";", 1)[0])
         elif kind == b"C":
             self.has_marks = True
+            self._explicit = _command_property(rest) or self._explicit
             if self._state is State.OUTPUT:
                 self._finish(None)
             self._start(self._command_text())
@@ -355,6 +356,18 @@ class StreamParser:
         while lines and not lines[-1]:
             lines.pop()
         return "\n".join(lines[-rows:])
+
+
+def _command_property(rest: bytes) -> str | None:
+    """The command line some integrations (kitty, WezTerm) put on the C mark itself:
+    `cmdline_url=<percent-encoded>` or `cmdline=<text>`."""
+    for field in rest.split(b";"):
+        key, _, value = field.partition(b"=")
+        if key == b"cmdline_url":
+            return unquote(value.decode("utf-8", errors="replace"))
+        if key == b"cmdline":
+            return value.decode("utf-8", errors="replace")
+    return None
 
 
 def _exit_code(rest: bytes) -> int | None:

@@ -343,3 +343,15 @@ def test_a_broken_osc_does_not_swallow_output_up_to_a_distant_bell(size: int) ->
         parser.feed(data[i : i + size])
     text = parser.blocks()[0].text()
     assert text.count("log line") == 10_000
+
+
+def test_command_line_carried_on_the_c_mark() -> None:
+    """kitty/WezTerm-style `133;C;cmdline_url=...` names the command too."""
+    parser = StreamParser()
+    parser.feed(osc(b"133;A") + osc(b"133;B") + b"garbled echo")
+    parser.feed(osc(b"133;C;cmdline_url=git%20log%20--oneline%3B%20ls") + osc(b"133;D;0"))
+    parser.feed(osc(b"133;A") + osc(b"133;B") + osc(b"133;C;cmdline=make all") + osc(b"133;D;2"))
+    assert [(b.command, b.exit_code) for b in parser.blocks()] == [
+        ("git log --oneline; ls", 0),
+        ("make all", 2),
+    ]
