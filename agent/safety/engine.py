@@ -66,7 +66,7 @@ class Analyzer:
         """Every program name the command would start, through wrappers and nested scripts."""
         found: set[str] = set()
         if command.words:
-            found.update(recurse.chain(command.words, rules, self))
+            found.update(recurse.chain(command.words, rules))
         else:
             for nested in command.nested:
                 for pipe in nested.pipelines:

@@ -45,7 +45,7 @@ _PS_VALUED = (
 )
 
 
-def chain(words: list[str], rules: RuleSet, analyzer: Analyzer | None = None) -> list[str]:
+def chain(words: list[str], rules: RuleSet) -> list[str]:
     """Names of the programs started by `words`: `sudo env bash` → [sudo, env, bash]."""
     from termwise.agent.safety.engine import resolve_name
 
@@ -71,13 +71,8 @@ def _unwrap(wrapper: Wrapper, args: list[str]) -> list[str]:
         if token == "--":
             return args[i + 1 :]
         if token.startswith("-") and len(token) > 1:
-            option = token.split("=", 1)[0]
-            if option in wrapper.value_options and "=" not in token:
+            if _takes_next(wrapper, token):
                 i += 1
-            elif (
-                len(token) > 2 and not token.startswith("--") and token[:2] in wrapper.value_options
-            ):
-                pass  # value glued to the letter, e.g. -uroot
             i += 1
             continue
         if token.startswith("/") and len(token) > 1 and wrapper.name == "start":
@@ -92,6 +87,16 @@ def _unwrap(wrapper: Wrapper, args: list[str]) -> list[str]:
             continue
         return args[i:]
     return []
+
+
+def _takes_next(wrapper: Wrapper, token: str) -> bool:
+    """Whether option `token` consumes the next word: `-u root`, `-Eu root`, not `-uroot`."""
+    if token.startswith("--"):
+        return "=" not in token and token in wrapper.value_options
+    for j, letter in enumerate(token[1:], start=1):
+        if "-" + letter in wrapper.value_options:
+            return j == len(token) - 1  # a value glued on (-uroot) leaves the next word alone
+    return False
 
 
 def handle(
