@@ -150,7 +150,10 @@ def cp_dir(c: Case) -> list[str]:
         c.output,
     ):
         return []
-    return [re.sub(r"\b(cp|scp)\b", r"\1 -r", c.script, count=1)]
+    out = [re.sub(r"\b(cp|scp)\b", r"\1 -r", c.script, count=1)]
+    if c.is_app("cp"):
+        out.append(re.sub(r"\bcp\b", "cp -a", c.script, count=1))
+    return out
 
 
 @rule("rm_directory", "Removing a folder needs -r.", priority=6)

@@ -69,7 +69,7 @@ def set_upstream(c: Case) -> list[str]:
         cmd = f"git push --set-upstream origin {m.group(1) if m else 'HEAD'}"
     extra = [a for a in c.args if a.startswith("-") and a not in ("-u", "--set-upstream")]
     if extra:
-        cmd = cmd.replace("git push", "git push " + " ".join(extra), 1)
+        cmd = cmd + " " + " ".join(extra)
     return [cmd]
 
 
@@ -188,7 +188,7 @@ def local_changes(c: Case) -> list[tuple[str, str]]:
     if _sub(c) == "stash":
         return [
             (
-                c.then("git add -u", c.script, "git reset"),
+                c.then("git add --update", c.script, "git reset ."),
                 "Stage the changed files so the stash can apply over them.",
             ),
             ("git stash show -p", "See what the stash would change."),
@@ -302,6 +302,9 @@ def src_refspec(c: Case) -> list[tuple[str, str]]:
             "No commit yet: make the first one, then push.",
         )
     )
+    out.append(
+        (c.then('git commit -m "Initial commit"', c.script), "Commit what is staged, then push.")
+    )
     out.append((c.replace_word(ref, "HEAD"), "Push whatever branch you are on."))
     return out
 
@@ -326,7 +329,7 @@ def no_remote(c: Case) -> list[str]:
 
 @rule("git_ssh_publickey", "SSH key refused: use the HTTPS address, or load your key.", 9)
 def publickey(c: Case) -> list[tuple[str, str]]:
-    if "Permission denied (publickey)" not in c.output:
+    if "Permission denied (publickey" not in c.output:
         return []
     out: list[tuple[str, str]] = []
     m = re.search(r"git@([\w.-]+):([\w./-]+?)(?:\.git)?(?:\s|$)", c.script + "\n" + c.output)

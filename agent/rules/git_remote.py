@@ -246,3 +246,24 @@ def merge_remote(c: Case) -> list[str]:
     return [c.replace_word(m.group(1), h) for h in hints[:2]] or [
         c.replace_word(m.group(1), f"origin/{m.group(1)}")
     ]
+
+
+@rule("git_forgot_add", "The file is not tracked yet: add it first.", priority=6)
+def forgot_add(c: Case) -> list[str]:
+    m = c.search(r"pathspec '([^']+)' did not match any file\(s\) known to git")
+    if not m or "Did you forget to 'git add'?" not in c.output:
+        return []
+    return [c.then(f"git add -- {m.group(1)}", c.script)]
+
+
+@rule("git_clone_url", "A repository address on its own: clone it.", priority=5)
+def clone_url(c: Case) -> list[str]:
+    from termwise.agent.rules.not_found import missing_command
+
+    if not re.fullmatch(r"(?:https?://|git@)\S+", c.script):
+        return []
+    if not (
+        missing_command(c) or c.has("no such file or directory", "not recognized", "not found")
+    ):
+        return []
+    return [f"git clone {c.script}"]

@@ -345,3 +345,35 @@ def platform(c: Case) -> list[str]:
     if "no matching manifest for" not in c.output or not c.is_app("docker"):
         return []
     return [re.sub(r"\b(run|pull|build)\b", r"\1 --platform linux/amd64", c.script, count=1)]
+
+
+@rule("java_class_name", "java runs a class name, not the .java/.class file.", priority=6)
+def java_class(c: Case) -> list[str]:
+    m = c.search(r"Could not find or load main class (\S+?)\.(java|class)\b")
+    if not m or not c.is_app("java"):
+        return []
+    return [c.replace_word(f"{m.group(1)}.{m.group(2)}", m.group(1))]
+
+
+@rule("grep_argument_order", "The pattern comes before the file.", priority=8)
+def grep_order(c: Case) -> list[str]:
+    words = [a for a in c.args if not a.startswith("-")]
+    if not c.is_app("grep") or len(words) != 2:
+        return []
+    first, second = words
+    if f"{second}: No such file or directory" not in c.output:
+        return []
+    if not (env.base_dir(c.cwd) / first).is_file():
+        return []
+    return [c.script.replace(f"{first} {second}", f"{second} {first}", 1)]
+
+
+@rule("mismatched_quotes", "The quotes do not match: use the same kind on both ends.", priority=5)
+def quotes(c: Case) -> list[str]:
+    if not c.has(
+        "unexpected eof while looking for matching", "unmatched", "unterminated quoted string"
+    ):
+        return []
+    if c.script.count("'") % 2 == 0 and c.script.count('"') % 2 == 0:
+        return []
+    return [c.script.replace("'", '"')]

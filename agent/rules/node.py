@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from termwise.agent.rules import env, fuzzy
+from termwise.agent.rules import data, env, fuzzy
 from termwise.agent.rules.engine import Case, rule
 
 _RUNNERS = ("npm", "yarn", "pnpm", "bun")
@@ -30,6 +30,8 @@ def missing_script(c: Case) -> list[tuple[str, str]]:
     if not name:
         return []
     out: list[tuple[str, str]] = []
+    if c.is_app("yarn", "pnpm") and fuzzy.closest(name, data.subcommands(c.app), n=1, limit=2):
+        return []  # a misspelled yarn command, not a script: npm_did_you_mean handles it
     for hint in re.findall(
         r"^(?:npm (?:ERR!|error))?\s+((?:npm|yarn|pnpm) run [\w:.-]+)", c.output, re.M
     ):
@@ -137,8 +139,6 @@ def npm_typo(c: Case) -> list[str]:
     wrong = m.group(1) if m else (c.args[0] if c.args else "")
     found = [h.split()[-1] for h in c.block_after(r"Did you mean (?:this|one of these)\?")]
     if not found:
-        from termwise.agent.rules import data
-
         found = fuzzy.closest(wrong, data.subcommands(c.app), n=2)
     return [c.replace_word(wrong, f) for f in found[:3] if f != wrong]
 

@@ -113,3 +113,10 @@ def missing_header(c: Case) -> list[str]:
         "pacman": [f"sudo pacman -S {pkg}"],
         "brew": [f"brew install {pkg}"],
     }.get(mgr, [])
+
+
+@rule("brew_printed_command", "The brew command its message shows.", priority=9)
+def brew_printed(c: Case) -> list[str]:
+    if not c.is_app("brew"):
+        return []
+    return re.findall(r"^\s{2,}(brew \S[^\n]*?)\s*$", c.output, re.M)[:2]

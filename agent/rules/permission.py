@@ -16,6 +16,8 @@ _NOT_SUDO = (
     "running scripts is disabled",
     "npm err! 403",
     "git@",
+    "permission denied (password",
+    "permission denied, please try again",
 )
 
 

@@ -128,6 +128,8 @@ def python_missing(c: Case) -> list[tuple[str, str]]:
                     "The Python launcher (py) is installed with Python for Windows.",
                 )
             )
+        if word.lower() == "python3":
+            out.append((c.replace_word(word, "python"), "On Windows, Python 3 is called python."))
         out.append(("winget install -e --id Python.Python.3.12", "Install Python."))
         return out
     if word == "python":

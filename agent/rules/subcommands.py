@@ -169,7 +169,9 @@ def dnf(c: Case) -> list[str]:
     m = c.search(r"No such command: (\S+?)\.")
     if not c.is_app("dnf", "yum") or not m:
         return []
-    return _replace(c, m.group(1), _nearest(c, m.group(1), "dnf"))
+    synonyms = {"uninstall": "remove", "purge": "remove", "add": "install", "find": "search"}
+    wrong = m.group(1)
+    return _replace(c, wrong, [synonyms[wrong]] if wrong in synonyms else _nearest(c, wrong, "dnf"))
 
 
 @rule("did_you_mean_one_of", "One of the commands the tool lists.", priority=8)
@@ -249,3 +251,27 @@ def xenv(c: Case) -> list[str]:
         "update",
     ]
     return _replace(c, m.group(1), fuzzy.closest(m.group(1), subs, n=2, limit=3))
+
+
+@rule("ambiguous_command", "The tool lists what the abbreviation could mean.", priority=8)
+def ambiguous(c: Case) -> list[str]:
+    m = c.search(r"ambiguous command:? '?([\w-]+)'?, could be: ([^\n]+)")
+    if not m:
+        return []
+    return _replace(c, m.group(1), [w.strip(" .") for w in m.group(2).split(",")])
+
+
+@rule("usage_choices", "The nearest of the subcommands the usage line lists.", priority=12)
+def usage_choices(c: Case) -> list[str]:
+    m = c.search(r"^usage: ([\w -]+?)\[([\w-]+(?:\|[\w-]+){2,})\]")
+    if not m:
+        return []
+    choices = m.group(2).split("|")
+    prefix = set(m.group(1).split())
+    words = [a for a in c.args if not a.startswith("-") and a not in prefix]
+    for w in words:
+        if w not in choices:
+            best = fuzzy.closest(w, choices, n=2, limit=3)
+            if best:
+                return _replace(c, w, best)
+    return []

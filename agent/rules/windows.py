@@ -177,7 +177,10 @@ def win_package(c: Case) -> list[tuple[str, str]]:
             (f"scoop search {name}", "Find the app's name."),
         ]
     if c.is_app("choco") and "was not found with the source" in c.lower and name:
-        return [(f"choco search {name}", "Find the package's name.")]
+        return [
+            (f"choco search {name}", "Find the package's name."),
+            (c.replace_word(name, name + ".install"), "Many packages have a .install variant."),
+        ]
     return []
 
 
@@ -199,3 +202,21 @@ def path_spaces(c: Case) -> list[str]:
     if not m2:
         return []
     return [f'& "{start}{m2.group(1)}"{m2.group(2)}']
+
+
+@rule("cmd_forward_slashes", "cmd reads / as an option: use backslashes in paths.", priority=6)
+def cmd_slashes(c: Case) -> list[str]:
+    if not c.cmd or "/" not in c.script:
+        return []
+    if not c.has(
+        "the syntax of the command is incorrect",
+        "invalid switch",
+        "the system cannot find the path",
+    ):
+        return []
+    words = c.script.split(" ")
+    fixed = [
+        w.replace("/", "\\") if "/" in w.strip("/") and not w.startswith("/") else w for w in words
+    ]
+    out = " ".join(fixed)
+    return [out] if out != c.script else []

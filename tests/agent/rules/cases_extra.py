@@ -421,3 +421,86 @@ CASES += [
     ),
     T("man fzf", "No manual entry for fzf", "fzf --help"),
 ]
+
+# Variants seen in thefuck's and others' test data.
+CASES += [
+    T(
+        "git commit unknown.py",
+        "error: pathspec 'unknown.py' did not match any file(s) known to git.\nDid you forget to 'git add'?",
+        "git add -- unknown.py && git commit unknown.py",
+    ),
+    T(
+        "https://github.com/me/app.git",
+        "bash: https://github.com/me/app.git: No such file or directory",
+        "git clone https://github.com/me/app.git",
+    ),
+    T(
+        "cp dir1 dir2",
+        "cp: -r not specified; omitting directory 'dir1'",
+        "cp -a dir1 dir2",
+        first=False,
+    ),
+    T(
+        "yarn whyy webpack",
+        'yarn run v1.22.19\nerror Command "whyy" not found.',
+        "yarn why webpack",
+    ),
+    T(
+        "yum uninstall vim",
+        "No such command: uninstall. Please use /usr/bin/yum --help",
+        "yum remove vim",
+    ),
+    T(
+        "tmux list",
+        "ambiguous command: list, could be: list-buffers, list-clients, list-commands, list-keys, list-panes, list-sessions, list-windows",
+        "tmux list-buffers",
+    ),
+    T(
+        "git bisect strt",
+        "usage: git bisect [help|start|bad|good|new|old|terms|skip|next|reset|visualize|view|replay|log|run]",
+        "git bisect start",
+    ),
+    T(
+        "mkdir src/components",
+        "The syntax of the command is incorrect.",
+        "mkdir src\\components",
+        "cmd",
+    ),
+    T(
+        "python3 app.py",
+        "'python3' is not recognized as an internal or external command,\noperable program or batch file.",
+        "python app.py",
+        "cmd",
+        first=False,
+    ),
+    T(
+        "ssh me@host",
+        "me@host: Permission denied (publickey,password).",
+        "ssh-add ~/.ssh/id_ed25519",
+        first=False,
+    ),
+    T(
+        "brew link node",
+        "Error: Could not symlink bin/node\nTarget /usr/local/bin/node\nalready exists. You may want to remove it:\n  rm '/usr/local/bin/node'\n\nTo force the link and overwrite all conflicting files:\n  brew link --overwrite node",
+        "brew link --overwrite node",
+    ),
+    T(
+        "brew update wget",
+        "Error: This command updates brew itself, and does not take formula names.\nUse `brew upgrade wget` instead.",
+        "brew upgrade wget",
+    ),
+    T("cs src", "bash: cs: command not found", "cd src"),
+    T(
+        "choco install python",
+        "python not installed. The package was not found with the source(s) listed.",
+        "choco install python.install",
+        "powershell",
+        first=False,
+    ),
+    T("java Main.java", "Error: Could not find or load main class Main.java", "java Main"),
+    T(
+        "git commit -m 'My message\"",
+        "bash: unexpected EOF while looking for matching `''",
+        'git commit -m "My message"',
+    ),
+]

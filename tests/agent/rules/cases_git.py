@@ -74,7 +74,7 @@ CASES = [
         "git push --set-upstream origin feature/login",
         "pwsh",
     ),
-    T("git push --force", NO_UPSTREAM.format("fix"), "git push --force --set-upstream origin fix"),
+    T("git push --force", NO_UPSTREAM.format("fix"), "git push --set-upstream origin fix --force"),
     T("git push", REJECTED, "git pull --rebase && git push"),
     T("git push origin main", REJECTED, "git pull --rebase; git push origin main", "powershell"),
     T("git push origin main", REJECTED, "git pull --rebase && git push origin main", "pwsh"),
@@ -144,7 +144,7 @@ CASES = [
     T(
         "git stash pop",
         "error: Your local changes to the following files would be overwritten by merge:\n\tapp.py\nPlease commit your changes or stash them before you merge.\nAborting\nThe stash entry is kept in case you need it again.",
-        "git add -u && git stash pop && git reset",
+        "git add --update && git stash pop && git reset .",
     ),
     T(
         "git pull",
