@@ -110,3 +110,38 @@ def no_dockerfile(c: Case) -> list[str]:
     ):
         return []
     return ["ls" if c.posix else "dir", re.sub(r"\s\.$", " -f path/to/Dockerfile .", c.script)]
+
+
+@rule("docker_image_in_use", "A container still uses the image: remove the container first.", 6)
+def image_in_use(c: Case) -> list[str]:
+    m = c.search(r"container (\w+) is using its referenced image")
+    if not m:
+        return []
+    return [c.then(f"docker rm -f {m.group(1)}", c.script)]
+
+
+@rule("docker_tag_lowercase", "Image names must be lower-case.", priority=5)
+def tag_lowercase(c: Case) -> list[str]:
+    if not c.is_app("docker") or "repository name must be lowercase" not in c.output:
+        return []
+    m = re.search(r"(?:-t|--tag)[ =](\S+)", c.script) or re.search(
+        r"\b([A-Za-z0-9._/-]*[A-Z][\w./:-]*)", " ".join(c.args)
+    )
+    return [c.script.replace(m.group(1), m.group(1).lower(), 1)] if m else []
+
+
+@rule("docker_not_a_tty", "There is no terminal here: drop -t.", priority=6)
+def not_tty(c: Case) -> list[str]:
+    if "the input device is not a TTY" not in c.output:
+        return []
+    out = [re.sub(r"\s-it\b|\s-ti\b", " -i", c.script, count=1)]
+    if "winpty" in c.output:
+        out.insert(0, f"winpty {c.script}")
+    return out
+
+
+@rule("docker_platform", "The image has no build for this CPU: ask for amd64.", priority=7)
+def platform(c: Case) -> list[str]:
+    if "no matching manifest for" not in c.output or not c.is_app("docker"):
+        return []
+    return [re.sub(r"\b(run|pull|build)\b", r"\1 --platform linux/amd64", c.script, count=1)]
