@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from termwise.agent.suggest.json_stream import OBJECT_START, Broken, ObjectCutter
 from termwise.agent.types import Suggestion
 
 MAX_SUGGESTIONS = 5
@@ -23,7 +24,6 @@ _SHELL_LANGS = {
 }  # fmt: skip
 _JSON_LANGS = {"json", "jsonl", "ndjson", "json5", "javascript", "js"}
 _PROMPT = re.compile(r"^\s*(?:\$|#|>|PS [^>]*>|PS>|[A-Za-z]:\\[^>]*>)\s+")
-_OBJECT_START = re.compile(r"\{\s*(?:\"|$)")
 
 
 @dataclass(frozen=True)
@@ -56,11 +56,7 @@ class SuggestionParser:
         self._fence: str | None = None  # the fence marker while inside a fenced block
         self._fence_kind = ""  # "json" | "shell" | "" (undecided until its first line)
         self._fence_lines: list[str] = []
-        self._obj: list[str] = []  # text of a JSON object being collected
-        self._depth = 0
-        self._in_str = False
-        self._escape = False
-        self._obj_oneline = False  # the object began with `{"` on its line (NDJSON style)
+        self._cut = ObjectCutter()  # the JSON object being collected
         self._json_seen = False
         self._ignored = 0
         self._pending = ""  # an unlabelled fenced block, used when the answer has no JSON
@@ -85,10 +81,10 @@ class SuggestionParser:
         if self._buf:
             line, self._buf = self._buf, ""
             items.extend(self._line(line))
-        if self._depth > 0:
-            snippet = "".join(self._obj).strip()
+        if self._cut.depth > 0:
+            snippet = self._cut.text.strip()
             items.append(Problem(f"the answer ended inside a JSON object: {_short(snippet)}"))
-            self._reset_obj()
+            self._cut.reset()
         if self._fence is not None:
             items.extend(self._close_fence())
         if self._pending and not self._json_seen and self.count == 0:
@@ -104,7 +100,7 @@ class SuggestionParser:
     # -- lines ---------------------------------------------------------------------
 
     def _line(self, line: str) -> list[Item]:
-        if self._fence is not None and self._depth == 0:
+        if self._fence is not None and self._cut.depth == 0:
             m = _FENCE.match(line)
             if m and m.group(1)[0] == self._fence[0] and not m.group(2):
                 return self._close_fence()
@@ -117,18 +113,16 @@ class SuggestionParser:
                 self._fence_lines.append(line)
                 return []
             return self._scan(line)
-        if self._depth > 0:
+        if self._cut.depth > 0:
             # A broken NDJSON line must not swallow the next good one, nor a closing fence.
             fence = _FENCE.match(line)
             if fence and not fence.group(2) and line.strip() == fence.group(1):
-                problem = Problem(f"malformed JSON from the model: {_short(''.join(self._obj))}")
-                self._reset_obj()
+                problem = Problem(f"malformed JSON from the model: {_short(self._cut.text)}")
+                self._cut.reset()
                 return [problem, *self._line(line)]
-            if self._obj_oneline and _OBJECT_START.match(line.lstrip()):
-                problem = Problem(
-                    f"malformed JSON line from the model: {_short(''.join(self._obj))}"
-                )
-                self._reset_obj()
+            if self._cut.oneline and OBJECT_START.match(line.lstrip()):
+                problem = Problem(f"malformed JSON line from the model: {_short(self._cut.text)}")
+                self._cut.reset()
                 return [problem, *self._scan(line)]
             return self._scan(line)
         m = _FENCE.match(line)
@@ -145,49 +139,12 @@ class SuggestionParser:
     def _scan(self, line: str) -> list[Item]:
         """Brace-match through `line`, emitting each JSON object that closes on it."""
         items: list[Item] = []
-        i = 0
-        n = len(line)
-        while i < n:
-            if self._depth == 0:
-                m = _OBJECT_START.search(line, i)
-                if m is None:
-                    break
-                i = m.start()
-                self._obj_oneline = m.end() - m.start() > 1 or bool(line[: m.start()].strip())
-            ch = line[i]
-            self._obj.append(ch)
-            if self._in_str:
-                if self._escape:
-                    self._escape = False
-                elif ch == "\\":
-                    self._escape = True
-                elif ch == '"':
-                    self._in_str = False
-            elif ch == '"':
-                self._in_str = True
-            elif ch in "{[":
-                self._depth += 1
-            elif ch in "}]":
-                self._depth -= 1
-                if self._depth == 0:
-                    items.extend(self._object("".join(self._obj)))
-                    self._reset_obj()
-            i += 1
-        if self._depth > 0:
-            self._obj.append("\n")
-            if self._in_str:  # JSON strings cannot span lines: this object is broken
-                items.append(
-                    Problem(f"malformed JSON line from the model: {_short(''.join(self._obj))}")
-                )
-                self._reset_obj()
+        for cut in self._cut.scan(line):
+            if isinstance(cut, Broken):
+                items.append(Problem(f"malformed JSON line from the model: {_short(cut.text)}"))
+            else:
+                items.extend(self._object(cut))
         return items
-
-    def _reset_obj(self) -> None:
-        self._obj = []
-        self._depth = 0
-        self._in_str = False
-        self._escape = False
-        self._obj_oneline = False
 
     # -- objects -------------------------------------------------------------------
 
