@@ -61,8 +61,10 @@ class _Builder:
     def problem(self, node: yaml.Node, text: str) -> None:
         self.problems.append(f"{_where(self.path, node)}: {text}")
 
-    def build(self, cls: type, node: yaml.Node | None, dotted: str) -> Any:
-        obj = cls()
+    def build(self, cls: type, node: yaml.Node | None, dotted: str, obj: Any = None) -> Any:
+        # Start from the parent's default for this field (tasks.safety has temperature 0,
+        # not TaskConfig's 0.7), so a partial section keeps its own defaults.
+        obj = cls() if obj is None else obj
         if node is None:
             return obj
         if not isinstance(node, yaml.MappingNode):
@@ -76,6 +78,9 @@ class _Builder:
             if key not in names:
                 known = ", ".join(sorted(names))
                 self.problem(key_node, f"unknown key `{full}` (known here: {known})")
+                continue
+            if dataclasses.is_dataclass(hints[key]):
+                setattr(obj, key, self.build(hints[key], value_node, full, getattr(obj, key)))
                 continue
             ok, value = self.value(hints[key], value_node, full)
             if ok:

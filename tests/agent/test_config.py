@@ -77,3 +77,14 @@ def test_unknown_key_and_wrong_type_name_the_line(tmp_path: Path):
     assert f"{path}:3: unknown key `ui.colour`" in joined
     assert f"{path}:5: `session.max_blocks` should be int" in joined
     assert result.kept_aside is not None and result.kept_aside.exists()
+
+
+def test_partial_section_keeps_its_own_defaults(tmp_path: Path):
+    """Naming only a provider for `safety` must not reset its temperature to another task's."""
+    cfg, problems = parse_config(
+        "tasks:\n  safety:\n    provider: local\n  deploy:\n    model: m\n", tmp_path / "c.yaml"
+    )
+    assert problems == []
+    assert cfg.tasks.safety.provider == "local" and cfg.tasks.safety.temperature == 0.0
+    assert cfg.tasks.deploy.model == "m" and cfg.tasks.deploy.temperature == 0.2
+    assert cfg.tasks.memory.temperature == 0.3
