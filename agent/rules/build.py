@@ -81,7 +81,8 @@ def go_mod(c: Case) -> list[str]:
 @rule("go_missing_module", "Fetch the missing Go modules.", priority=8)
 def go_missing(c: Case) -> list[str]:
     if not c.is_app("go") or not re.search(
-        r"no required module provides package|missing go\.sum entry", c.output
+        r"cannot find module providing package|no required module provides package|missing go\.sum entry",
+        c.output,
     ):
         return []
     return [c.then("go mod tidy", c.script)]

@@ -204,9 +204,9 @@ def run_rules(case: Case, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
     ranked = sorted(_run(case), key=lambda t: t[:3])
     seen: set[str] = set()
     out: list[Suggestion] = []
-    original = " ".join(case.script.split())
+    original = " ".join(case.script.split(" "))
     for *_, s in ranked:
-        key = " ".join(s.command.split())
+        key = " ".join(s.command.split(" "))
         if key in seen or key == original:
             continue
         seen.add(key)

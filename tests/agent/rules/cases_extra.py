@@ -504,3 +504,82 @@ CASES += [
         'git commit -m "My message"',
     ),
 ]
+
+# Rarer rules, one real message each.
+CASES += [
+    T(
+        "sudo apt install nginx",
+        "The following packages have unmet dependencies:\n nginx : Depends: nginx-core\nE: Unable to correct problems, you have held broken packages.",
+        "sudo apt --fix-broken install",
+    ),
+    T(
+        "cmake ..",
+        'CMake Error: The source directory "/home/me" does not appear to contain CMakeLists.txt.',
+        "cmake -S .. -B .",
+    ),
+    T(
+        "sudo dnf install python-pip",
+        "Last metadata expiration check: 0:01:02 ago.\nNo match for argument: python-pip\nError: Unable to find a match: python-pip",
+        "dnf provides '*/python-pip'",
+    ),
+    T(
+        "docker pull me/private-app",
+        "Using default tag: latest\nError response from daemon: pull access denied for me/private-app, repository does not exist or may require 'docker login': denied: requested access to the resource is denied",
+        "docker login && docker pull me/private-app",
+    ),
+    T(
+        "docker build -t app .",
+        "ERROR: failed to solve: failed to read dockerfile: open Dockerfile: no such file or directory",
+        "ls",
+    ),
+    T(
+        "docker run mysql:5.7",
+        "docker: no matching manifest for linux/arm64/v8 in the manifest list entries.",
+        "docker run --platform linux/amd64 mysql:5.7",
+    ),
+    T(
+        "git push origin HEAD",
+        "fatal: You are not currently on a branch.\nTo push the history leading to the current (detached HEAD)\nstate now, use\n\n    git push origin HEAD:<name-of-remote-branch>\n",
+        "git switch -c new-branch",
+    ),
+    T(
+        "git log",
+        "fatal: your current branch 'main' does not have any commits yet",
+        'git add -A && git commit -m "Initial commit"',
+    ),
+    T(
+        "git push upstream main",
+        "fatal: 'upstream' does not appear to be a git repository\nfatal: Could not read from remote repository.",
+        "git remote add upstream <url>",
+    ),
+    T(
+        "go build ./...",
+        "main.go:4:2: missing go.sum entry for module providing package github.com/spf13/cobra (imported by app); to add:\n\tgo get app",
+        "go get app",
+        first=False,
+    ),
+    T(
+        "go test ./...",
+        "pkg/x.go:3:8: no required module provides package golang.org/x/exp/slices; to add it:\n\tgo get golang.org/x/exp/slices",
+        "go mod tidy && go test ./...",
+        first=False,
+    ),
+    T(
+        "go run main.go",
+        "main.go:5:2: cannot find module providing package github.com/gorilla/mux",
+        "go mod tidy && go run main.go",
+    ),
+    T("git\u00a0status", "bash: git\u00a0status: command not found", "git status"),
+    T(
+        "sudo pacman -S yay",
+        "error: target not found: yay",
+        "sudo pacman -Sy && sudo pacman -S yay",
+    ),
+    T("sudo umount /mnt/data", "umount: /mnt/data: target is busy.", "sudo lsof +f -- /mnt/data"),
+    T("./server", "accept4: Too many open files; retrying in 1s", "ulimit -n 4096 && ./server"),
+    T(
+        "systemctl status ngnix",
+        "Unit ngnix.service could not be found.",
+        "systemctl list-unit-files | grep -i ngni",
+    ),
+]

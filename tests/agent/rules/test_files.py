@@ -77,3 +77,29 @@ def test_file_typo_in_argument(tree: Path) -> None:
         cwd=str(tree),
     )
     assert "python projects/termwise/setup.py" in [s.command for s in got]
+
+
+def test_grep_arguments_swapped(tree: Path) -> None:
+    """`grep FILE PATTERN` (file first) is turned around when the first word is a real file."""
+    (tree / "notes.txt").write_text("todo\n")
+    got = suggest_fixes(
+        "grep notes.txt todo", "grep: todo: No such file or directory", 2, "bash", cwd=str(tree)
+    )
+    assert got[0].command == "grep todo notes.txt"
+
+
+def test_program_in_this_folder(tree: Path) -> None:
+    """A program that sits in the current folder is run with ./ (or .\\ on Windows)."""
+    (tree / "server").write_text("")
+    got = suggest_fixes(
+        "server --port 80", "bash: server: command not found", 127, "bash", cwd=str(tree)
+    )
+    assert "./server --port 80" in [s.command for s in got]
+    got = suggest_fixes(
+        "server",
+        "'server' is not recognized as an internal or external command,",
+        1,
+        "cmd",
+        cwd=str(tree),
+    )
+    assert ".\\server" in [s.command for s in got]

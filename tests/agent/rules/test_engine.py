@@ -1,0 +1,108 @@
+"""The engine: every rule exercised, ranking, limits, duplicates, broken rules, shells."""
+
+from __future__ import annotations
+
+import pytest
+from termwise.agent.rules import RULES, suggest_fixes
+from termwise.agent.rules.engine import Case, clean_output, rule
+from termwise.agent.rules.shell import and_then, elevate, normalize_shell, segments
+
+from tests.bench.test_rules_bench import TABLE
+
+
+def test_every_rule_is_exercised_by_the_table() -> None:
+    """Each registered rule produces at least one suggestion somewhere in the table."""
+    hit: set[str] = set()
+    for t in TABLE:
+        hit.update(
+            s.rule for s in suggest_fixes(t.script, t.output, t.exit_code, t.shell, cwd=t.cwd)
+        )
+    extra = {
+        "file_nearest",
+        "grep_argument_order",
+        "run_local_file",
+    }  # need a real folder: test_files.py
+    missing = sorted(r.name for r in RULES if r.name not in hit | extra)
+    assert not missing, f"rules no table case reaches: {missing}"
+
+
+def test_rules_have_names_and_one_line_explanations() -> None:
+    """Rule names are unique and each default explanation is one short line."""
+    names = [r.name for r in RULES]
+    assert len(names) == len(set(names))
+    assert all(
+        r.explanation and "\n" not in r.explanation and len(r.explanation) < 120 for r in RULES
+    )
+
+
+def test_a_broken_rule_does_not_hide_the_others() -> None:
+    """A rule that raises is skipped; the other rules' suggestions still come back."""
+
+    @rule("test_broken_rule", "Always fails.", priority=0)
+    def broken(c: Case) -> list[str]:
+        raise RuntimeError("boom")
+
+    try:
+        got = suggest_fixes("gti status", "bash: gti: command not found", 127)
+        assert got[0].command == "git status"
+    finally:
+        RULES[:] = [r for r in RULES if r.name != "test_broken_rule"]
+
+
+def test_at_most_five_distinct_suggestions_best_first() -> None:
+    """Many matching rules still give at most five distinct commands, most specific first."""
+    got = suggest_fixes(
+        "python manage.py migrate",
+        "Command 'python' not found, did you mean:\n  command 'python3' from deb python3\n"
+        "  command 'python' from deb python-is-python3\n",
+        127,
+    )
+    commands = [s.command for s in got]
+    assert 1 <= len(commands) <= 5 and len(set(commands)) == len(commands)
+    assert commands[0] == "python3 manage.py migrate"
+
+
+def test_the_failed_command_itself_is_never_suggested() -> None:
+    """Re-running the exact command that failed is not a fix."""
+    got = suggest_fixes(
+        "git push", "fatal: The current branch main has no upstream branch.\n\n    git push\n", 128
+    )
+    assert "git push" not in [s.command for s in got]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("pwsh.exe", "pwsh"),
+        ("C:\\Windows\\System32\\cmd.exe", "cmd"),
+        ("/usr/bin/zsh", "zsh"),
+        ("PowerShell", "powershell"),
+        ("nonsense", "bash"),
+    ],
+)
+def test_shell_names_are_normalised(name: str, expected: str) -> None:
+    """Shell paths and spellings map to the shell families the rules know."""
+    assert normalize_shell(name) == expected
+
+
+def test_chaining_and_elevation_follow_the_shell() -> None:
+    """`&&` where it works, `;` in Windows PowerShell, `; and` in fish; sudo vs RunAs."""
+    assert and_then("bash", "a", "b") == "a && b"
+    assert and_then("powershell", "a", "b") == "a; b"
+    assert and_then("fish", "a", "b") == "a; and b"
+    assert elevate("bash", "apt update && apt upgrade") == "sudo sh -c 'apt update && apt upgrade'"
+    assert "-Verb RunAs" in elevate("pwsh", "choco install git")
+
+
+def test_segments_respect_quotes() -> None:
+    """Chains split at &&, ||, ; and | but not inside quotes."""
+    assert segments("git add . && git commit -m 'a; b' | cat") == [
+        "git add .",
+        "git commit -m 'a; b'",
+        "cat",
+    ]
+
+
+def test_output_is_cleaned_of_colours_and_carriage_returns() -> None:
+    """Colour codes and progress-bar rewrites do not reach the rules."""
+    assert clean_output("\x1b[31mfatal:\x1b[0m x\r\n10%\r100%\n") == "fatal: x\n100%\n"
