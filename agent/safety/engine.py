@@ -145,6 +145,9 @@ class Analyzer:
         if not name:
             self.add("confirm", "unknown-command", "empty program name")
             return
+        if name != words[0] and not _trusted_location(words[0], rules):
+            # /tmp/x/ls is not the system ls: a path outside the system folders is unknown code.
+            self.add("confirm", "untrusted-path", f"{words[0]} is not in a system folder")
         if not name.isascii():
             self.add(
                 "confirm",
@@ -236,6 +239,15 @@ def flatten(script: Script) -> list[Command]:
                     Command(command.words, command.dynamic, command.assignments, command.redirects)
                 )
     return found
+
+
+def _trusted_location(word: str, rules: RuleSet) -> bool:
+    """True when `word` names no folder, or a folder the rules list as a system one."""
+    cut = max(word.rfind("/"), word.rfind("\\"))
+    if cut < 0:
+        return True
+    folder = normalize_path(word[:cut] or "/", rules.family)
+    return rules.trusted_dirs is not None and rules.trusted_dirs.match(folder) is not None
 
 
 def _fold(text: str, rules: RuleSet) -> str:

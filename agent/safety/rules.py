@@ -137,6 +137,7 @@ class RuleSet:
     env: list[EnvRule] = field(default_factory=list)
     wrappers: dict[str, Wrapper] = field(default_factory=dict)
     harmless_targets: re.Pattern[str] | None = None
+    trusted_dirs: re.Pattern[str] | None = None  # where a program named by path is the real one
 
     def spec_for(self, name: str) -> CommandSpec | None:
         spec = self.commands.get(name)
@@ -237,6 +238,8 @@ def compile_rules(family: Family, docs: list[tuple[str, dict[str, Any]]]) -> Rul
                 )
             if data.get("harmless_targets"):
                 ruleset.harmless_targets = _globs(data["harmless_targets"], sets, fold)
+            if data.get("trusted_dirs"):
+                ruleset.trusted_dirs = _globs(data["trusted_dirs"], sets, fold)
         except (KeyError, TypeError, ValueError, re.error) as exc:
             raise SafetyRulesError(f"safety rules {filename}: {type(exc).__name__}: {exc}") from exc
     for rule in ruleset.rules:
