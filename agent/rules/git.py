@@ -193,9 +193,10 @@ def local_changes(c: Case) -> list[tuple[str, str]]:
             ),
             ("git stash show -p", "See what the stash would change."),
         ]
+    stash = "git stash -u" if "untracked working tree files" in c.output else "git stash"
     return [
         (
-            c.then("git stash", c.script, "git stash pop"),
+            c.then(stash, c.script, "git stash pop"),
             "Set your changes aside, run it, bring them back.",
         ),
         (c.then("git add -A", 'git commit -m "WIP"', c.script), "Commit your changes first."),

@@ -267,3 +267,43 @@ def clone_url(c: Case) -> list[str]:
     ):
         return []
     return [f"git clone {c.script}"]
+
+
+@rule("git_index_lock", "A crashed git left its lock file behind: remove it.", priority=5)
+def index_lock(c: Case) -> list[str]:
+    m = c.search(r"Unable to create '([^']*index\.lock)': File exists")
+    if not m:
+        return []
+    path = m.group(1)
+    if c.powershell:
+        return [c.then(f"Remove-Item -Force '{path}'", c.script)]
+    if c.cmd:
+        return [f'del /f "{path}" && {c.script}']
+    return [c.then(f"rm -f {path}", c.script)]
+
+
+@rule(
+    "git_object_permissions", "Part of .git belongs to another user (often root): take it back.", 6
+)
+def object_permissions(c: Case) -> list[str]:
+    if "insufficient permission for adding an object to repository database" not in c.output:
+        return []
+    return [c.then("sudo chown -R $(id -un):$(id -gn) .git", c.script)]
+
+
+@rule("git_cannot_lock_ref", "Stale remote branch references: prune them.", priority=7)
+def lock_ref(c: Case) -> list[str]:
+    if "cannot lock ref" not in c.output:
+        return []
+    return [c.then("git remote prune origin", c.script), c.then("git gc --prune=now", c.script)]
+
+
+@rule("git_clone_early_eof", "The clone broke off: fetch less history.", priority=8)
+def early_eof(c: Case) -> list[str]:
+    if not c.is_app("git") or _sub_is(c, "clone") is False or "early EOF" not in c.output:
+        return []
+    return [re.sub(r"\bclone\b", "clone --depth 1", c.script, count=1)]
+
+
+def _sub_is(c: Case, sub: str) -> bool:
+    return re.search(rf"\bgit\s+(?:-\S+\s+)*{sub}\b", c.segment) is not None

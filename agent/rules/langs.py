@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from termwise.agent.rules.engine import Case, rule
+from termwise.agent.rules.python import LOCAL_MODULES
 
 
 @rule("rust_missing_crate", "Add the crate the code uses to Cargo.toml.", priority=7)
@@ -103,3 +104,117 @@ def scripts_path(c: Case) -> list[str]:
     if c.cmd:
         return [f'setx PATH "%PATH%;{folder}"']
     return [f'export PATH="{folder}:$PATH"']
+
+
+@rule("py_local_module", "The module is your project's own code: run from the project root.", 5)
+def local_module(c: Case) -> list[tuple[str, str]]:
+    m = c.search(r"No module named '([\w.]+)'")
+    if not m or m.group(1).split(".")[0] not in LOCAL_MODULES:
+        return []
+    if c.powershell:
+        run = f'$env:PYTHONPATH = "."; {c.script}'
+    elif c.cmd:
+        run = f"set PYTHONPATH=. && {c.script}"
+    else:
+        run = f"PYTHONPATH=. {c.script}"
+    out = [(run, "Let Python find the project's packages from this folder.")]
+    script = next((a for a in c.args if a.endswith(".py")), None)
+    if script and c.app.startswith(("python", "py")):
+        module = script.removesuffix(".py").replace("/", ".").replace("\\", ".").lstrip(".")
+        out.append(
+            (c.replace_word(script, f"-m {module}"), "Run the file as a module of its package.")
+        )
+    out.append(("pip install -e .", "Install the project itself in editable mode."))
+    return out
+
+
+@rule("py_relative_import", "Relative imports need the file to run as part of its package.", 6)
+def relative_import(c: Case) -> list[str]:
+    if "attempted relative import with no known parent package" not in c.output:
+        return []
+    script = next((a for a in c.args if a.endswith(".py")), None)
+    if not script:
+        return []
+    module = script.removesuffix(".py").replace("/", ".").replace("\\", ".").lstrip(".")
+    return [c.replace_word(script, f"-m {module}")]
+
+
+@rule("py2_code", "This is Python 2 code.", priority=8)
+def python2(c: Case) -> list[str]:
+    if "Missing parentheses in call to 'print'" not in c.output or not c.app.startswith("python"):
+        return []
+    script = next((a for a in c.args if a.endswith(".py")), None)
+    return [c.replace_word(c.parts[0], "python2"), f"2to3 -w {script}" if script else ""]
+
+
+@rule("py_compiler_missing", "Building this package needs a C compiler and Python headers.", 7)
+def compiler_missing(c: Case) -> list[str]:
+    if not re.search(
+        r"command '[\w./-]*gcc' failed|error: command 'cc' failed|unable to execute '[\w./-]*gcc'|gyp ERR!.*not found: make",
+        c.output,
+    ):
+        return []
+    if c.windows:
+        return ["winget install -e --id Microsoft.VisualStudio.2022.BuildTools"]
+    return ["sudo apt install build-essential python3-dev"]
+
+
+@rule("java_home_missing", "JAVA_HOME is not set: install a JDK, or point JAVA_HOME at it.", 7)
+def java_home(c: Case) -> list[str]:
+    if (
+        "JAVA_HOME is not set" not in c.output
+        and "JAVA_HOME is set to an invalid directory" not in c.output
+    ):
+        return []
+    if c.powershell:
+        return [
+            "winget install -e --id Microsoft.OpenJDK.21",
+            "$env:JAVA_HOME = (Split-Path (Split-Path (Get-Command java).Source))",
+        ]
+    if c.cmd:
+        return ["winget install -e --id Microsoft.OpenJDK.21"]
+    return [
+        'export JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"',
+        "sudo apt install default-jdk",
+    ]
+
+
+@rule("dotnet_tool_missing", "That dotnet command is a separate tool: install it.", priority=6)
+def dotnet_tool(c: Case) -> list[str]:
+    m = c.search(r"(dotnet-[\w-]+) does not exist")
+    if not m or not c.is_app("dotnet"):
+        return []
+    return [c.then(f"dotnet tool install --global {m.group(1)}", c.script)]
+
+
+@rule("rust_no_toolchain", "rustup has no default toolchain yet.", priority=5)
+def rust_toolchain(c: Case) -> list[str]:
+    if (
+        "no default toolchain configured" not in c.output
+        and "rustup could not choose a version" not in c.output
+    ):
+        return []
+    return [c.then("rustup default stable", c.script)]
+
+
+@rule("node_esm_import", "The file uses ES modules: tell Node so.", priority=7)
+def esm(c: Case) -> list[str]:
+    if "Cannot use import statement outside a module" not in c.output:
+        return []
+    return [c.then("npm pkg set type=module", c.script)]
+
+
+@rule("configure_missing", "The configure script is generated: run autoreconf first.", 8)
+def configure(c: Case) -> list[str]:
+    if not c.script.startswith("./configure") or "No such file or directory" not in c.output:
+        return []
+    return [c.then("autoreconf -fi", c.script), c.then("./autogen.sh", c.script)]
+
+
+@rule("sh_not_bash", "The script uses bash features: run it with bash.", priority=7)
+def sh_bash(c: Case) -> list[str]:
+    if not c.is_app("sh", "dash") or not re.search(
+        r"Syntax error: .* unexpected|\[\[: not found|source: not found", c.output
+    ):
+        return []
+    return [re.sub(r"^\s*(?:/bin/)?(?:sh|dash)\b", "bash", c.script, count=1)]

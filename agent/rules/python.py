@@ -8,6 +8,31 @@ from termwise.agent.rules import data
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.not_found import missing_command, typed_word
 
+# Names that are almost always the project's own code, not a PyPI package.
+LOCAL_MODULES = {
+    "src",
+    "app",
+    "utils",
+    "util",
+    "config",
+    "settings",
+    "tests",
+    "test",
+    "main",
+    "models",
+    "core",
+    "lib",
+    "common",
+    "helpers",
+    "api",
+    "modules",
+    "scripts",
+    "package",
+    "mypackage",
+    "myapp",
+    "project",
+}
+
 
 def pip_package(module: str) -> str:
     """The pip package for an import name (`a.b` → top package; unknown names map to themselves)."""
@@ -37,6 +62,8 @@ def missing_module(c: Case) -> list[tuple[str, str]]:
     if not m or "No module named pip" in c.output:
         return []
     module = m.group(1)
+    if module.split(".")[0] in LOCAL_MODULES:
+        return []  # the project's own code: py_local_module
     if module in ("venv", "ensurepip", "distutils", "_tkinter", "tkinter", "_ctypes", "_ssl"):
         return _stdlib_missing(c, module)
     pkg = pip_package(module)
@@ -251,7 +278,10 @@ def build_tools(c: Case) -> list[tuple[str, str]]:
 
 @rule("py_activate_on_windows", "Activate the venv the way this shell does it.", priority=6)
 def activate_windows(c: Case) -> list[str]:
-    m = re.match(r"^\s*(?:source|\.)\s+([\w.\-/\\]*?)[/\\]bin[/\\]activate\s*$", c.script)
+    m = re.match(
+        r"^\s*(?:(?:source|\.)\s+)?(?:\.[/\\])?([\w.\-/\\]*?)[/\\]bin[/\\]activate(?:\.ps1|\.bat)?\s*$",
+        c.script,
+    )
     if not m or not c.windows:
         return []
     venv = m.group(1) or ".venv"

@@ -220,3 +220,18 @@ def cmd_slashes(c: Case) -> list[str]:
     ]
     out = " ".join(fixed)
     return [out] if out != c.script else []
+
+
+@rule("ps_basic_parsing", "Windows PowerShell needs -UseBasicParsing without Internet Explorer.", 5)
+def basic_parsing(c: Case) -> list[str]:
+    if "Internet Explorer engine is not available" not in c.output:
+        return []
+    return [c.script + " -UseBasicParsing"]
+
+
+@rule("ps_expand_tar", "Expand-Archive only reads .zip: use tar.", priority=6)
+def expand_tar(c: Case) -> list[str]:
+    m = c.search(r"(\S+\.(?:tar\.gz|tgz|tar\.xz|tar)) is not a supported archive file format")
+    if not m:
+        return []
+    return [f"tar -xf {m.group(1)}"]

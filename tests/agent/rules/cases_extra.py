@@ -583,3 +583,110 @@ CASES += [
         "systemctl list-unit-files | grep -i ngni",
     ),
 ]
+
+# Build environments, local modules, PowerShell web calls.
+CASES += [
+    T(
+        "./configure",
+        "bash: ./configure: No such file or directory",
+        "autoreconf -fi && ./configure",
+    ),
+    T(
+        "dotnet ef migrations add Init",
+        "Could not execute because the specified command or file was not found.\nPossible reasons for this include:\n  * You misspelled a built-in dotnet command.\n  * You intended to execute a .NET program, but dotnet-ef does not exist.",
+        "dotnet tool install --global dotnet-ef; dotnet ef migrations add Init",
+        "powershell",
+    ),
+    T(
+        "git fetch",
+        "error: cannot lock ref 'refs/remotes/origin/feature': is at 3f2a but expected 9c1b\n ! 9c1b..3f2a  feature -> origin/feature  (unable to update local ref)",
+        "git remote prune origin && git fetch",
+    ),
+    T(
+        "git clone https://github.com/big/repo.git",
+        "Cloning into 'repo'...\nfetch-pack: unexpected disconnect while reading sideband packet\nfatal: early EOF\nfatal: index-pack failed",
+        "git clone --depth 1 https://github.com/big/repo.git",
+    ),
+    T(
+        "git commit -m x",
+        "fatal: Unable to create '/home/me/app/.git/index.lock': File exists.\n\nAnother git process seems to be running in this repository",
+        "rm -f /home/me/app/.git/index.lock && git commit -m x",
+    ),
+    T(
+        "git add .",
+        "fatal: Unable to create 'C:/src/app/.git/index.lock': File exists.",
+        "Remove-Item -Force 'C:/src/app/.git/index.lock'; git add .",
+        "powershell",
+    ),
+    T(
+        "git pull",
+        "error: insufficient permission for adding an object to repository database .git/objects\nfatal: failed to write object",
+        "sudo chown -R $(id -un):$(id -gn) .git && git pull",
+    ),
+    T(
+        "./gradlew build",
+        "ERROR: JAVA_HOME is not set and no 'java' command could be found in your PATH.",
+        "sudo apt install default-jdk",
+        first=False,
+    ),
+    T(
+        "node index.js",
+        '(node:1234) Warning: To load an ES module, set "type": "module" in the package.json or use the .mjs extension.\n/app/index.js:1\nimport express from \'express\';\n^^^^^^\n\nSyntaxError: Cannot use import statement outside a module',
+        "npm pkg set type=module && node index.js",
+    ),
+    T(
+        "Invoke-WebRequest https://example.com/file.zip -OutFile f.zip",
+        "Invoke-WebRequest : The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer's first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.",
+        "Invoke-WebRequest https://example.com/file.zip -OutFile f.zip -UseBasicParsing",
+        "powershell",
+    ),
+    T(
+        "Expand-Archive node.tar.gz",
+        "Expand-Archive : .gz is not a supported archive file format. node.tar.gz is not a supported archive file format. .zip is the only supported archive file format.",
+        "tar -xf node.tar.gz",
+        "powershell",
+    ),
+    T(
+        "python legacy.py",
+        '  File "legacy.py", line 3\n    print "hello"\n    ^^^^^^^^^^^^^\nSyntaxError: Missing parentheses in call to \'print\'. Did you mean print(...)?',
+        "python2 legacy.py",
+    ),
+    T(
+        "python src/app/main.py",
+        "Traceback (most recent call last):\n  File \"/proj/src/app/main.py\", line 1, in <module>\n    from src.app import db\nModuleNotFoundError: No module named 'src'",
+        "PYTHONPATH=. python src/app/main.py",
+    ),
+    T(
+        "pytest",
+        "ImportError while importing test module '/proj/tests/test_x.py'.\nE   ModuleNotFoundError: No module named 'app'",
+        "pip install -e .",
+        first=False,
+    ),
+    T(
+        "python app/views.py",
+        "ImportError: attempted relative import with no known parent package",
+        "python -m app.views",
+    ),
+    T(
+        "cargo build",
+        "error: rustup could not choose a version of cargo to run, because one wasn't specified explicitly, and no default is configured.\nhelp: run 'rustup default stable' to download the latest stable release of Rust and set it as your default toolchain.",
+        "rustup default stable && cargo build",
+    ),
+    T("sh build.sh", 'build.sh: 5: Syntax error: "(" unexpected', "bash build.sh"),
+    T(
+        "pip install netifaces",
+        "  error: command 'x86_64-linux-gnu-gcc' failed: No such file or directory",
+        "sudo apt install build-essential python3-dev",
+    ),
+    T(
+        "git checkout main",
+        "error: The following untracked working tree files would be overwritten by checkout:\n\tconfig.json\nPlease move or remove them before you switch branches.\nAborting",
+        "git stash -u && git checkout main && git stash pop",
+    ),
+    T(
+        "venv\\bin\\activate",
+        "'venv\\bin\\activate' is not recognized as an internal or external command,\noperable program or batch file.",
+        "venv\\Scripts\\activate.bat",
+        "cmd",
+    ),
+]
