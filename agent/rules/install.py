@@ -56,6 +56,23 @@ def lang_install(manager: str, pkg: str, case: Case) -> str:
     return f"gem install {pkg}"
 
 
+_MAC_HINTS = (
+    "/users/",
+    "/opt/homebrew",
+    "/usr/local/cellar",
+    "darwin",
+    "macos",
+    ".zshrc",
+    "/library/",
+)
+
+
+def looks_like_macos(case: Case) -> bool:
+    """True when the output or script shows macOS paths (whatever machine runs the rules)."""
+    text = case.lower + " " + case.script.lower()
+    return any(h in text for h in _MAC_HINTS)
+
+
 def posix_manager(case: Case) -> str:
     """The OS manager for a POSIX shell: hinted by the output, else this machine's."""
     low = case.lower
@@ -69,6 +86,8 @@ def posix_manager(case: Case) -> str:
     ):
         if hint in low:
             return mgr
+    if looks_like_macos(case):
+        return "brew"
     mgr = env.system_manager()
     return "apt" if mgr == "winget" else mgr
 
@@ -85,6 +104,9 @@ def install_commands(case: Case, name: str) -> list[tuple[str, str]]:
         managers = ["winget", "scoop", "choco"]
     else:
         managers = [posix_manager(case)]
+        # zsh is macOS's default shell: Homebrew is the likely second guess there.
+        if case.shell_name == "zsh" and managers[0] != "brew":
+            managers.append("brew")
     oss: list[tuple[str, str]] = []
     for mgr in managers:
         pkg = package_for(entry, mgr) if mgr != "winget" else entry.get("winget")

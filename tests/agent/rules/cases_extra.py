@@ -236,9 +236,8 @@ CASES = [
     ),
     T(
         "conda list",
-        "zsh: command not found: conda",
+        "bash: conda: command not found",
         "curl -fsSLO https://repo.anaconda.com/miniconda/Miniconda3-latest-Linux-x86_64.sh && bash Miniconda3-latest-Linux-x86_64.sh",
-        "zsh",
     ),
     T(
         "nvm install 20",
@@ -689,4 +688,17 @@ CASES += [
         "venv\\Scripts\\activate.bat",
         "cmd",
     ),
+]
+
+# macOS: Homebrew when the output shows a Mac, and as the second guess for zsh.
+CASES += [
+    T("wget https://x.org/a.tgz", "zsh: command not found: wget", "sudo apt install wget", "zsh"),
+    T(
+        "wget https://x.org/a.tgz",
+        "zsh: command not found: wget",
+        "brew install wget",
+        "zsh",
+        first=False,
+    ),
+    T("cd /Users/me/app && jq . a.json", "zsh: command not found: jq", "brew install jq", "zsh"),
 ]
