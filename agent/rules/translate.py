@@ -146,13 +146,29 @@ def _one(parts: list[str], shell: str, piped: bool) -> str | None:
     a1 = rest[0] if rest else ""
     a2 = rest[1] if len(rest) > 1 else ""
     basename = re.split(r"[/\\?]", a1.rstrip("/"))[-1] if a1 else ""
+    port = re.search(r":(\d+)", " ".join(args))
+    verb_word = (rest[1] if app == "service" and len(rest) > 1 else a1).lower()
+    verb = {"start": "Start", "stop": "Stop", "restart": "Restart", "status": "Get"}.get(
+        verb_word, ""
+    )
+    if "{verb}" in template and not verb:
+        return None
+    if app == "service":
+        a1 = rest[0] if rest else ""
     fields = {
+        "port": port.group(1) if port else "",
+        "verb": verb,
+        "netverb": {"Start": "start", "Stop": "stop", "Restart": "stop", "Get": "start"}.get(
+            verb, ""
+        ),
         "args": _words(args, shell),
         "a1": _words([a1], shell) if a1 else "",
         "a2": _words([a2], shell) if a2 else "",
         "basename": basename,
     }
     if ("{a1}" in template and not a1) or ("{a2}" in template and not a2):
+        return None
+    if "{port}" in template and not fields["port"]:
         return None
     return " ".join(template.format(**fields).split())
 

@@ -104,7 +104,7 @@ def env_prefix(c: Case) -> list[str]:
 
 @rule("ps_curl_alias", "In Windows PowerShell `curl` is Invoke-WebRequest: call curl.exe.", 5)
 def curl_alias(c: Case) -> list[str]:
-    if not c.powershell or c.app not in ("curl", "wget"):
+    if not c.powershell or c.app != "curl":
         return []
     if (
         "invoke-webrequest" not in c.lower
@@ -235,3 +235,62 @@ def expand_tar(c: Case) -> list[str]:
     if not m:
         return []
     return [f"tar -xf {m.group(1)}"]
+
+
+@rule(
+    "win_linux_package_manager",
+    "Windows has no apt/brew/yum: install with winget (or scoop/choco).",
+    6,
+)
+def linux_pm(c: Case) -> list[tuple[str, str]]:
+    if not c.windows:
+        return []
+    m = re.match(
+        r"^\s*(?:sudo\s+)?(?:apt|apt-get|brew|yum|dnf|pacman|snap)\s+(?:install|-S)\s+(?:-\S+\s+)*([\w.+-]+)",
+        c.script,
+    )
+    if not m or not (missing_command(c) or "is not recognized" in c.lower):
+        return []
+    pkg = m.group(1)
+    from termwise.agent.rules.install import install_commands
+
+    found = install_commands(c, pkg)
+    if found:
+        return found[:3]
+    return [
+        (f"winget search {pkg}", "Find the package's winget id."),
+        (f"scoop install {pkg}", "Try scoop."),
+    ]
+
+
+@rule("ps_reload_profile", "PowerShell's startup script is $PROFILE.", priority=6)
+def reload_profile(c: Case) -> list[str]:
+    if not c.powershell or not re.match(
+        r"^\s*(?:source|\.)\s+~?/?\.(?:bashrc|zshrc|profile|bash_profile)\s*$", c.script
+    ):
+        return []
+    return [". $PROFILE"]
+
+
+@rule(
+    "ps_wget_alias",
+    "In Windows PowerShell `wget` is Invoke-WebRequest: use its parameters or curl.exe.",
+    5,
+)
+def wget_alias(c: Case) -> list[str]:
+    if not c.powershell or c.app != "wget":
+        return []
+    if (
+        _PARAM_ERR not in c.lower
+        and "invoke-webrequest" not in c.lower
+        and "not recognized" not in c.lower
+    ):
+        return []
+    url = next((a for a in c.args if re.match(r"https?://", a)), "")
+    if not url:
+        return []
+    name = re.split(r"[/?]", url.rstrip("/"))[-1] or "download"
+    out_flag = next(
+        (c.args[i + 1] for i, a in enumerate(c.args[:-1]) if a in ("-O", "--output-document")), name
+    )
+    return [f"Invoke-WebRequest {url} -OutFile {out_flag}", f"curl.exe -L -o {out_flag} {url}"]

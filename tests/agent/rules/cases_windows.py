@@ -134,3 +134,44 @@ CASES = [
         "powershell",
     ),
 ]
+
+CASES += [
+    T("ll", PS51.format("ll"), "Get-ChildItem -Force", "powershell"),
+    T(
+        "du -sh node_modules",
+        PS7.format("du"),
+        "Get-ChildItem -Recurse node_modules | Measure-Object -Property Length -Sum",
+        "pwsh",
+    ),
+    T(
+        "sudo systemctl start docker",
+        PS51.format("sudo"),
+        "Start-Process powershell -Verb RunAs -ArgumentList '-NoExit', '-Command', 'systemctl start docker'",
+        "powershell",
+    ),
+    T(
+        "systemctl start postgresql",
+        PS51.format("systemctl"),
+        "Start-Service postgresql",
+        "powershell",
+    ),
+    T("service mysql stop", CMD.format("service"), "net stop mysql", "cmd"),
+    T("lsof -i :3000", PS7.format("lsof"), "Get-NetTCPConnection -LocalPort 3000", "pwsh"),
+    T("lsof -i :3000", CMD.format("lsof"), "netstat -ano | findstr :3000", "cmd"),
+    T(
+        "sudo apt install git",
+        PS51.format("sudo"),
+        "winget install -e --id Git.Git",
+        "powershell",
+        first=False,
+    ),
+    T("apt install nodejs", PS7.format("apt"), "winget install -e --id OpenJS.NodeJS.LTS", "pwsh"),
+    T("brew install jq", CMD.format("brew"), "winget install -e --id jqlang.jq", "cmd"),
+    T("source ~/.bashrc", PS51.format("source"), ". $PROFILE", "powershell"),
+    T(
+        "wget -O app.zip https://example.com/app.zip",
+        param("Invoke-WebRequest", "O"),
+        "Invoke-WebRequest https://example.com/app.zip -OutFile app.zip",
+        "powershell",
+    ),
+]
