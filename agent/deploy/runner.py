@@ -11,10 +11,11 @@ from typing import Literal, Protocol
 
 from termwise.agent.deploy.loop import LoopDetector
 from termwise.agent.deploy.plan import Plan, Step
+from termwise.agent.errors import AgentError
 from termwise.agent.types import Verdict
 
 Choice = Literal["once", "session", "always", "deny"]
-StepStatus = Literal["pending", "running", "done", "failed", "skipped"]
+StepStatus = Literal["pending", "running", "done", "failed", "skipped", "stopped"]
 
 OUTPUT_TAIL_LINES = 40  # what a repair request and the log keep of a command's output
 
@@ -26,10 +27,20 @@ class CommandResult:
     exit_code: int | None
 
 
+class SessionLost(AgentError):
+    """The session a plan runs in ended or cannot be reached."""
+
+
 class SessionPort(Protocol):
-    """Where commands run: types a command with Enter and waits for its block."""
+    """Where commands run: types a command with Enter and waits for its block.
+
+    `run` returns None at the timeout and raises SessionLost when the session is gone;
+    `interrupt` presses Ctrl+C in the session (used when the user stops a run).
+    """
 
     def run(self, command: str, timeout: float) -> CommandResult | None: ...
+
+    def interrupt(self) -> None: ...
 
 
 class Approver(Protocol):
@@ -84,6 +95,7 @@ class PlanRunner:
         step_timeout: float = 900.0,
         log_file: Path | None = None,
         on_event: Callable[[RunEvent], None] | None = None,
+        ask_safe: bool = False,
     ) -> None:
         self.plan = plan
         self.session = session
@@ -95,6 +107,7 @@ class PlanRunner:
         self.step_timeout = step_timeout
         self.log_file = log_file
         self.on_event = on_event
+        self.ask_safe = ask_safe  # also ask before safe commands (a careful first run)
         self.states = [StepState() for _ in plan.steps]
         self.loop = LoopDetector()
         self.outcome = "not started"
@@ -102,6 +115,7 @@ class PlanRunner:
         self._running.set()
         self._stop = threading.Event()
         self._skip = threading.Event()
+        self._busy = threading.Event()  # a command is running in the session
 
     # -- controls (any thread) ---------------------------------------------------------
     def pause(self) -> None:
@@ -116,13 +130,23 @@ class PlanRunner:
         self._skip.set()
         self._running.set()
 
-    def stop(self) -> None:
+    def stop(self, interrupt: bool = True) -> None:
+        """End the run; with `interrupt`, also press Ctrl+C on a command still running."""
         self._stop.set()
         self._running.set()
+        if interrupt and self._busy.is_set():
+            try:
+                self.session.interrupt()
+            except Exception:  # the session may be gone already; stopping must still work
+                pass
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
 
     # -- running -------------------------------------------------------------------------
     def run(self) -> str:
-        """Run every step; returns "completed", "stopped: …" or "failed: …"."""
+        """Run every step; returns "completed" or "stopped: <why>" (a failed step stops the run)."""
         self._log(f"# Run of {self.plan.name}\n\n- started: {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
         try:
             for index, step in enumerate(self.plan.steps):
@@ -131,6 +155,9 @@ class PlanRunner:
             self.outcome = "completed"
         except RunStopped as exc:
             self.outcome = f"stopped: {exc}"
+            for index, state in enumerate(self.states):
+                if state.status == "running":
+                    self._end_step(index, "stopped", str(exc))
         self._emit("finished", None, self.outcome)
         self._log(f"\n**Outcome:** {self.outcome}\n")
         return self.outcome
@@ -201,30 +228,53 @@ class PlanRunner:
             self._end_step(index, "skipped", f"`{command}` was denied")
             return None
         self._emit("check" if is_check else "command", step.number, command)
-        result = self.session.run(command, self.step_timeout)
+        self._busy.set()
+        try:
+            result = self.session.run(command, self.step_timeout)
+        except SessionLost as exc:
+            self._end_step(index, "failed", str(exc))
+            raise RunStopped(str(exc)) from None
+        finally:
+            self._busy.clear()
+        if self._stop.is_set():
+            self._log_result(command, result)
+            self._end_step(index, "failed", "stopped by the user while it ran")
+            raise RunStopped("stopped by the user")
         if result is None:
             self._end_step(
                 index, "failed", f"`{command}` did not finish in {self.step_timeout:.0f} s"
             )
             raise RunStopped(f"step {step.number} timed out")
         self._emit("result", step.number, _tail(result.output), result.exit_code)
+        self._log_result(command, result)
+        return result
+
+    def _log_result(self, command: str, result: CommandResult | None) -> None:
+        if result is None:
+            self._log(f"\n```\n$ {command}\n```\n- no exit code (did not finish)\n")
+            return
         self._log(
             f"\n```\n$ {command}\n{_tail(result.output)}\n```\n- exit code: {result.exit_code}\n"
         )
-        return result
 
     def _approve(self, command: str, verdict: Verdict) -> bool:
         decision = "allow" if verdict.level == "safe" else "ask"
         if self.approvals is not None:
             decision = self.approvals.decide(command, self.plan.shell, verdict)
+        if decision == "allow" and self.ask_safe and verdict.level == "safe":
+            decision = "ask"
         if decision == "allow":
             return True
         if decision == "deny":
             self._log(f"- denied by a stored rule: `{command}`\n")
             return False
         choice = self.ask(command, verdict)
+        if self._stop.is_set():
+            raise RunStopped("stopped by the user")
         if self.approvals is not None and choice != "once":
             self.approvals.record(command, self.plan.shell, choice)
+        if choice == "deny":
+            self._log(f"- denied: `{command}`\n")
         return choice != "deny"
 
     def _end_step(self, index: int, status: StepStatus, detail: str) -> bool:

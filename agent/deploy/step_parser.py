@@ -1,0 +1,118 @@
+"""Incremental, lenient parser of a streamed `deploy` answer into plan steps.
+
+The answer should be one JSON object per line; a JSON array, JSON in a fenced block, a
+`{"steps": [...]}` wrapper and prose around them are accepted too. Objects are cut out
+by `termwise.agent.suggest.json_stream`, so a step is ready the moment the line that
+closes it ends. Bad output never raises: it comes out as `StepProblem` items.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from termwise.agent.deploy.plan import Step, step_from_json
+from termwise.agent.suggest.json_stream import Broken, ObjectCutter
+
+MAX_STEPS = 20  # the prompt asks for at most 12; beyond this the model is rambling
+_FENCE_ONLY = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+
+
+@dataclass(frozen=True)
+class StepProblem:
+    """Something in the answer that could not become a step."""
+
+    message: str
+
+
+StepItem: TypeAlias = "Step | StepProblem"
+
+
+def _short(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+class StepParser:
+    """Feed streamed text; each complete line yields the steps (or problems) it closed."""
+
+    def __init__(self, max_steps: int = MAX_STEPS) -> None:
+        self.max_steps = max_steps
+        self.steps: list[Step] = []
+        self._buf = ""
+        self._cut = ObjectCutter()
+        self._ignored = 0
+
+    def feed(self, text: str) -> list[StepItem]:
+        self._buf += text
+        items: list[StepItem] = []
+        while True:
+            nl = self._buf.find("\n")
+            if nl < 0:
+                return items
+            line, self._buf = self._buf[:nl], self._buf[nl + 1 :]
+            items.extend(self._line(line.rstrip("\r")))
+
+    def finish(self) -> list[StepItem]:
+        """The answer ended: parse the last partial line and report what was left open."""
+        items: list[StepItem] = []
+        if self._buf:
+            line, self._buf = self._buf, ""
+            items.extend(self._line(line))
+        if self._cut.depth > 0:
+            items.append(
+                StepProblem(f"the answer ended inside a step: {_short(self._cut.text.strip())}")
+            )
+            self._cut.reset()
+        if self._ignored:
+            items.append(StepProblem(f"ignored {self._ignored} step(s) beyond {self.max_steps}"))
+            self._ignored = 0
+        if not self.steps:
+            items.append(StepProblem("the model's answer held no plan steps"))
+        return items
+
+    def _line(self, line: str) -> list[StepItem]:
+        if self._cut.depth > 0 and _FENCE_ONLY.match(line):
+            # A closing fence cannot be inside JSON: the open object was broken.
+            broken = self._cut.text
+            self._cut.reset()
+            return [StepProblem(f"malformed JSON from the model: {_short(broken)}")]
+        items: list[StepItem] = []
+        for cut in self._cut.feed_line(line):
+            if isinstance(cut, Broken):
+                items.append(StepProblem(f"malformed JSON line from the model: {_short(cut.text)}"))
+            else:
+                items.extend(self._object(cut))
+        return items
+
+    def _object(self, text: str) -> list[StepItem]:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return [StepProblem(f"malformed JSON from the model: {_short(text)}")]
+        if isinstance(value, dict) and isinstance(value.get("steps"), list):
+            items: list[StepItem] = []
+            for entry in value["steps"]:
+                items.extend(self._value(entry, json.dumps(entry)))
+            return items
+        return self._value(value, text)
+
+    def _value(self, value: object, text: str) -> list[StepItem]:
+        step = step_from_json(value, len(self.steps) + 1)
+        if step is None:
+            return [StepProblem(f"ignored a JSON object that is not a step: {_short(text)}")]
+        if len(self.steps) >= self.max_steps:
+            self._ignored += 1
+            return []
+        # Numbered by arrival: models skip or repeat numbers, the plan must not.
+        step.number = len(self.steps) + 1
+        self.steps.append(step)
+        return [step]
+
+
+def parse_steps(text: str) -> list[StepItem]:
+    """Parse a whole answer at once (same rules as streaming)."""
+    parser = StepParser()
+    return [*parser.feed(text), *parser.finish()]

@@ -1,0 +1,81 @@
+"""The lenient, incremental parser of streamed deploy plans."""
+
+from __future__ import annotations
+
+from termwise.agent.deploy.plan import Step
+from termwise.agent.deploy.step_parser import StepParser, StepProblem, parse_steps
+
+NDJSON = (
+    '{"step": 1, "title": "Install deps", "why": "needed", "commands": ["npm ci"], '
+    '"check": "npm ls", "notes": ""}\n'
+    '{"step": 2, "title": "Build", "why": "", "commands": ["npm run build"], "check": null}\n'
+)
+
+
+def steps(items: list) -> list[Step]:
+    return [i for i in items if isinstance(i, Step)]
+
+
+def problems(items: list) -> list[str]:
+    return [i.message for i in items if isinstance(i, StepProblem)]
+
+
+def test_each_step_is_ready_when_its_line_ends() -> None:
+    """A step comes out exactly when the newline closing its line arrives, not before."""
+    parser = StepParser()
+    ready_at = [pos for pos, ch in enumerate(NDJSON) if steps(parser.feed(ch))]
+    assert ready_at == [NDJSON.index("\n"), len(NDJSON) - 1]
+    assert [s.title for s in parser.steps] == ["Install deps", "Build"]
+    assert parser.steps[0].check == "npm ls" and parser.steps[1].check is None
+    assert parser.finish() == []
+
+
+def test_array_in_a_fence_with_prose_and_braces_in_commands() -> None:
+    """A pretty JSON array in a ```json fence, chatter around and `{}` inside strings still parse."""
+    text = (
+        'Here is your plan:\n```json\n[\n  {\n    "title": "Show",\n'
+        '    "commands": ["awk \'{print $1}\' file.txt"]\n  },\n'
+        '  {"title": "Run", "commands": "make run"}\n]\n```\nGood luck {really}!'
+    )
+    items = parse_steps(text)
+    assert [(s.number, s.commands) for s in steps(items)] == [
+        (1, ["awk '{print $1}' file.txt"]),
+        (2, ["make run"]),
+    ]
+    assert problems(items) == []
+
+
+def test_steps_wrapper_and_renumbering() -> None:
+    """A {"steps": [...]} wrapper works, and numbers follow arrival whatever the model wrote."""
+    text = '{"steps": [{"step": 4, "title": "A", "commands": ["a"]}, {"step": 4, "title": "B", "commands": ["b"]}]}'
+    assert [(s.number, s.title) for s in steps(parse_steps(text))] == [(1, "A"), (2, "B")]
+
+
+def test_a_broken_line_does_not_swallow_the_next_step() -> None:
+    """A truncated NDJSON line is reported and the following good line still becomes a step."""
+    text = '{"title": "Broken", "commands": ["npm ci"\n{"title": "Good", "commands": ["make"]}\n'
+    items = parse_steps(text)
+    assert [s.title for s in steps(items)] == ["Good"]
+    assert any("malformed JSON line" in p for p in problems(items))
+
+
+def test_no_steps_at_all_is_said() -> None:
+    """An answer of prose only ends with a problem saying there are no steps."""
+    items = parse_steps("I am not sure how to deploy this project.")
+    assert steps(items) == [] and problems(items) == ["the model's answer held no plan steps"]
+
+
+def test_objects_that_are_not_steps_are_reported() -> None:
+    """A JSON object without commands or title is named, not silently dropped."""
+    items = parse_steps('{"question": "which OS?"}\n{"title": "Go", "commands": ["go build"]}\n')
+    assert [s.title for s in steps(items)] == ["Go"]
+    assert any("not a step" in p for p in problems(items))
+
+
+def test_answer_cut_inside_a_step() -> None:
+    """A stream that stops mid-object keeps the complete steps and says where it ended."""
+    parser = StepParser()
+    items = parser.feed(NDJSON.splitlines(keepends=True)[0] + '{"title": "Half", "commands": [')
+    items += parser.finish()
+    assert [s.title for s in steps(items)] == ["Install deps"]
+    assert any("ended inside a step" in p for p in problems(items))
