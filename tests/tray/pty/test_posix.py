@@ -19,6 +19,7 @@ TRAP_ALL = "trap '' HUP TERM INT"
 
 class TestPosixPty(PtyContract):
     size_command = b"stty size"
+    first_step_status = 128 + 1  # killed by SIGHUP
 
     def echo_argv(self, word: str) -> list[str]:
         return ["echo", word]
