@@ -138,3 +138,38 @@ def make_targets(cwd: str | None) -> list[str]:
         found = re.findall(r"^([A-Za-z0-9][\w./-]*)\s*:(?!=)", text, re.MULTILINE)
         return list(dict.fromkeys(found))
     return []
+
+
+_SKIP_DIRS = {
+    ".git",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    "target",
+    "dist",
+    "build",
+}
+
+
+def find_below(root: Path, name: str, depth: int = 2, budget: int = 3000) -> str | None:
+    """The relative path of the first file called `name` up to `depth` folders below `root`."""
+    queue: list[tuple[Path, int]] = [(root, 0)]
+    seen = 0
+    while queue:
+        folder, level = queue.pop(0)
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for e in entries:
+            seen += 1
+            if seen > budget:
+                return None
+            if level > 0 and e.name == name and e.is_file():
+                return str(Path(e.path).relative_to(root)).replace(os.sep, "/")
+            if level < depth and e.is_dir(follow_symlinks=False) and e.name not in _SKIP_DIRS:
+                queue.append((Path(e.path), level + 1))
+    return None

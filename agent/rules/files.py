@@ -218,6 +218,11 @@ def file_nearest(c: Case) -> list[str]:
         if best:
             head = w[: len(w) - len(p.name)]
             out.append(c.replace_word(w, head + best[0]))
+        elif w.startswith(("./", ".\\")) or w == c.parts[0]:
+            found = env.find_below(base, p.name)
+            if found:
+                sep = "\\" if c.windows else "/"
+                out.append(c.replace_word(w, "." + sep + found.replace("/", sep)))
     return out[:2]
 
 

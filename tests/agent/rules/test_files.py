@@ -103,3 +103,32 @@ def test_program_in_this_folder(tree: Path) -> None:
         cwd=str(tree),
     )
     assert ".\\server" in [s.command for s in got]
+
+
+def test_script_found_in_a_subfolder(tree: Path) -> None:
+    """`./deploy.sh` that lives in scripts/ is found there."""
+    (tree / "scripts").mkdir()
+    (tree / "scripts" / "deploy.sh").write_text("#!/bin/sh\n")
+    got = suggest_fixes(
+        "./deploy.sh prod",
+        "bash: ./deploy.sh: No such file or directory",
+        127,
+        "bash",
+        cwd=str(tree),
+    )
+    assert "./scripts/deploy.sh prod" in [s.command for s in got]
+
+
+def test_importing_the_rules_reads_nothing() -> None:
+    """No I/O at import: data files, PATH and the distribution are read on first use only."""
+    import subprocess
+    import sys
+
+    code = (
+        "import termwise.agent.rules as r\n"
+        "from termwise.agent.rules import data, env\n"
+        "print(data.load.cache_info().currsize, env.path_programs.cache_info().currsize,"
+        " env._detected_manager.cache_info().currsize)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["0", "0", "0"], out.stderr
