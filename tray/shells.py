@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import sys
@@ -12,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from termwise.tray.errors import TrayError
+from termwise.tray.selfcmd import CMD_ENV, termwise_program
 
 KNOWN_SHELLS = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
 
@@ -135,6 +137,9 @@ def launch_command(
         raise ShellNotFound(f"shell {key!r} is not installed: no {_program_name(key)!r} on PATH")
     env = dict(base_env)
     env["TERMWISE_SESSION"] = session_id
+    own = termwise_program()  # the words typed at a prompt call this installation
+    if own:
+        env[CMD_ENV] = own
     if sys.platform != "win32":
         env.setdefault("TERM", "xterm-256color")
     argv = _integrated_argv(key, program, env)
@@ -166,8 +171,12 @@ def _integrated_argv(key: str, program: str, env: dict[str, str]) -> list[str]:
         env["ZDOTDIR"] = _zsh_wrapper_dir(env)
         return [program, "-i"]
     if key in ("pwsh", "powershell"):
-        script = str(script_path("termwise.ps1")).replace("'", "''")
-        return [program, "-NoLogo", "-NoExit", "-Command", f". '{script}'"]
+        # The script's text goes in as a command, not as a .ps1 path: execution policy
+        # (Restricted by default on Windows PowerShell 5.1) blocks script files, not
+        # commands. No -NoProfile: the user's profile loads first, as always.
+        text = script_path("termwise.ps1").read_text(encoding="utf-8")
+        encoded = base64.b64encode(text.encode("utf-16-le")).decode("ascii")
+        return [program, "-NoLogo", "-NoExit", "-EncodedCommand", encoded]
     if key == "cmd":
         return [program, "/k", str(script_path("termwise.cmd"))]
     return [program]  # wsl: the Linux side has its own dotfiles; no marks there yet

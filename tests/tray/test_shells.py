@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import shutil
@@ -112,14 +113,16 @@ def test_zsh_launch_uses_a_private_zdotdir(tmp_path: Path) -> None:
 
 @posix_only
 def test_powershell_launch_keeps_the_profile(tmp_path: Path) -> None:
-    """PowerShell dot-sources our script with -NoExit and without -NoProfile."""
+    """PowerShell runs our script's text as a command (no execution-policy block), with
+    -NoExit and without -NoProfile."""
     pwsh = fake_program(tmp_path, "pwsh")
     spec = launch_command("pwsh", session_id="s1", base_env={"PATH": str(tmp_path)})
     assert spec.argv[0] == str(pwsh)
     assert "-NoExit" in spec.argv and "-NoProfile" not in spec.argv
-    command = spec.argv[spec.argv.index("-Command") + 1]
-    script = re.fullmatch(r"\. '(.*)'", command)
-    assert script and Path(script.group(1)).is_file()
+    encoded = spec.argv[spec.argv.index("-EncodedCommand") + 1]
+    text = base64.b64decode(encoded).decode("utf-16-le")
+    assert text == script_path("termwise.ps1").read_text(encoding="utf-8")
+    assert len(" ".join(spec.argv)) < 32_000  # Windows' command-line limit is 32,767
 
 
 def test_integration_files_ship_in_the_package() -> None:
