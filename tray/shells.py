@@ -5,8 +5,10 @@ from __future__ import annotations
 import base64
 import os
 import shutil
+import stat
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -17,6 +19,8 @@ from termwise.tray.selfcmd import CMD_ENV, termwise_program
 
 KNOWN_SHELLS = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
 
+ZSH_WRAPPER_PREFIX = "termwise-zsh-"
+STALE_WRAPPER_AGE = 3600.0  # seconds; a zsh reads its wrapper within moments of starting
 # Wrapper files copied into a private ZDOTDIR, by the name zsh looks for.
 _ZSH_FILES = {
     ".zshenv": "zshenv.zsh",
@@ -189,8 +193,23 @@ def _zsh_wrapper_dir(env: dict[str, str]) -> str:
         env["TERMWISE_USER_ZDOTDIR"] = user
     else:
         env.pop("TERMWISE_USER_ZDOTDIR", None)
-    folder = Path(tempfile.mkdtemp(prefix="termwise-zsh-"))
+    _remove_stale_wrappers()
+    folder = Path(tempfile.mkdtemp(prefix=ZSH_WRAPPER_PREFIX))
     for target, source in _ZSH_FILES.items():
         text = script_path("zsh", source).read_text(encoding="utf-8")
         (folder / target).write_text(text, encoding="utf-8")
     return str(folder)
+
+
+def _remove_stale_wrappers(max_age: float = STALE_WRAPPER_AGE) -> None:
+    """A zsh killed before reading its .zshrc leaves its wrapper folder behind; clear
+    old ones of ours (never a young one: a zsh may be starting from it right now)."""
+    cutoff = time.time() - max_age
+    for folder in Path(tempfile.gettempdir()).glob(f"{ZSH_WRAPPER_PREFIX}*"):
+        try:
+            info = folder.lstat()
+        except OSError:
+            continue
+        owned = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+        if owned and stat.S_ISDIR(info.st_mode) and info.st_mtime < cutoff:
+            shutil.rmtree(folder, ignore_errors=True)

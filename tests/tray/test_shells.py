@@ -8,6 +8,7 @@ import re
 import shutil
 import stat
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,26 @@ def test_a_shell_given_by_path(tmp_path: Path) -> None:
         launch_command("/nowhere/zsh", session_id="s1", base_env={})
     with pytest.raises(UnknownShell, match="'/bin/sh'"):
         launch_command("/bin/sh", session_id="s1", base_env={})
+
+
+@posix_only
+def test_stale_zsh_wrapper_folders_are_cleared(tmp_path: Path, monkeypatch) -> None:
+    """Wrapper folders left by a zsh killed early are removed later; young ones stay."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    old = tmp_path / "termwise-zsh-old"
+    young = tmp_path / "termwise-zsh-young"
+    other = tmp_path / "not-ours"
+    for folder in (old, young, other):
+        folder.mkdir()
+    two_hours_ago = time.time() - 7200
+    os.utime(old, (two_hours_ago, two_hours_ago))
+    os.utime(other, (two_hours_ago, two_hours_ago))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake_program(bin_dir, "zsh")
+    spec = launch_command("zsh", session_id="s1", base_env={"PATH": str(bin_dir)})
+    assert not old.exists()
+    assert young.exists() and other.exists()
+    assert Path(spec.env["ZDOTDIR"]).parent == tmp_path
