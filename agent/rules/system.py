@@ -121,3 +121,67 @@ def kube(c: Case) -> list[tuple[str, str]]:
         ("kubectl config get-contexts", "See which clusters kubectl knows."),
         ("minikube start", "Start a local cluster."),
     ]
+
+
+@rule("stale_command_hash", "bash remembers an old location of this program: forget it.", 6)
+def stale_hash(c: Case) -> list[str]:
+    m = c.search(r"^-?(?:bash|sh): (/[\w./-]+): No such file or directory")
+    if not m or not c.posix or not c.parts:
+        return []
+    first = c.parts[0]
+    if "/" in first or not m.group(1).endswith("/" + first):
+        return []
+    return [c.then("hash -r", c.script)]
+
+
+@rule("bad_interpreter_python", "The script's #! line names a Python that is not installed.", 6)
+def bad_interpreter(c: Case) -> list[str]:
+    m = c.search(r"(\S+?): /usr/bin/(?:env )?(python[\d.]*)\S*: bad interpreter")
+    if not m or "^M" in c.output:
+        return []
+    return [f"python3 {c.script}", "sudo apt install python-is-python3"]
+
+
+@rule("shared_library_missing", "A shared library is missing: find the package that has it.", 9)
+def shared_lib(c: Case) -> list[str]:
+    m = c.search(r"error while loading shared libraries: ([\w.+-]+\.so[\w.]*)")
+    if not m or not c.posix:
+        return []
+    return [f"apt-file search {m.group(1)}", "sudo ldconfig"]
+
+
+@rule("exec_format_error", "The program is built for another CPU or OS.", priority=10)
+def exec_format(c: Case) -> list[str]:
+    m = c.search(r"(\S+): cannot execute binary file: Exec format error")
+    if not m:
+        return []
+    return [f"file {m.group(1).removeprefix('bash: ')}", "uname -m"]
+
+
+@rule("read_only_filesystem", "The filesystem is mounted read-only.", priority=9)
+def read_only(c: Case) -> list[str]:
+    if "read-only file system" not in c.lower or not c.posix:
+        return []
+    return ["mount | grep ' ro,'", "sudo mount -o remount,rw /"]
+
+
+@rule("wsl_not_enabled", "WSL is not set up: install or update it.", priority=5)
+def wsl(c: Case) -> list[tuple[str, str]]:
+    if c.has(
+        "0x8007019e",
+        "windows subsystem for linux optional component is not enabled",
+        "wsl 2 installation is incomplete",
+        "wsl2 is not supported with your current machine configuration",
+    ):
+        return [
+            ("wsl --install", "Install WSL and its components (as administrator), then restart."),
+            ("wsl --update", "Update the WSL kernel."),
+        ]
+    if c.has("0x80370102", "virtual machine platform"):
+        return [
+            (
+                "dism.exe /online /enable-feature /featurename:VirtualMachinePlatform /all /norestart",
+                "Enable the Virtual Machine Platform (and virtualisation in the BIOS).",
+            )
+        ]
+    return []

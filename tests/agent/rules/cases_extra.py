@@ -702,3 +702,39 @@ CASES += [
     ),
     T("cd /Users/me/app && jq . a.json", "zsh: command not found: jq", "brew install jq", "zsh"),
 ]
+
+CASES += [
+    T(
+        "pip install x",
+        "-bash: /usr/local/bin/pip: No such file or directory",
+        "hash -r && pip install x",
+    ),
+    T(
+        "./tool.py",
+        "bash: ./tool.py: /usr/bin/python: bad interpreter: No such file or directory",
+        "python3 ./tool.py",
+    ),
+    T(
+        "./app",
+        "./app: error while loading shared libraries: libssl.so.1.1: cannot open shared object file: No such file or directory",
+        "apt-file search libssl.so.1.1",
+    ),
+    T("./app", "bash: ./app: cannot execute binary file: Exec format error", "file ./app"),
+    T(
+        "touch /boot/x",
+        "touch: cannot touch '/boot/x': Read-only file system",
+        "mount | grep ' ro,'",
+    ),
+    T(
+        "wsl",
+        "Installing, this may take a few minutes...\nWslRegisterDistribution failed with error: 0x8007019e\nThe Windows Subsystem for Linux optional component is not enabled. Please enable it and try again.",
+        "wsl --install",
+        "powershell",
+    ),
+    T(
+        "wsl",
+        "Please enable the Virtual Machine Platform Windows feature and ensure virtualization is enabled in the BIOS.\nError code: Wsl/Service/CreateInstance/CreateVm/HCS/0x80370102",
+        "dism.exe /online /enable-feature /featurename:VirtualMachinePlatform /all /norestart",
+        "cmd",
+    ),
+]
