@@ -149,6 +149,45 @@ FunctionEnd
   RMDir "${FRAGMENT_DIR}"
 !macroend
 
+; A running Termwise keeps its executable open, so replacing or removing the files
+; would fail. Opening it for writing tells whether it is in use (and only our copy,
+; wherever other programs of the same name run). Ask (unless silent), then end it:
+; politely first, then by force.
+!macro CloseRunning EXE
+  ${If} ${FileExists} "$INSTDIR\${EXE}"
+    ClearErrors
+    FileOpen $0 "$INSTDIR\${EXE}" a
+    ${If} ${Errors}
+      ${IfNot} ${Silent}
+        MessageBox MB_OKCANCEL|MB_ICONINFORMATION \
+          "${APP} is running and will be closed; shells running in its sessions end." \
+          IDOK +2
+        Abort
+      ${EndIf}
+      DetailPrint "Closing ${EXE}"
+      nsExec::Exec '"$SYSDIR\taskkill.exe" /IM ${EXE}'
+      Pop $1
+      Sleep 1000
+      nsExec::Exec '"$SYSDIR\taskkill.exe" /F /IM ${EXE}'
+      Pop $1
+      ; Give Windows a moment to release the file.
+      StrCpy $1 0
+      ${Do}
+        Sleep 250
+        IntOp $1 $1 + 1
+        ClearErrors
+        FileOpen $0 "$INSTDIR\${EXE}" a
+        ${IfNot} ${Errors}
+          FileClose $0
+          ${Break}
+        ${EndIf}
+      ${LoopUntil} $1 >= 20
+    ${Else}
+      FileClose $0
+    ${EndIf}
+  ${EndIf}
+!macroend
+
 ; ---------------------------------------------------------------- options
 
 ; /NAME=0|1 on the command line selects or clears a section (used by silent installs).
@@ -168,6 +207,8 @@ FunctionEnd
 
 Section "${APP} (required)" SecCore
   SectionIn RO
+  !insertmacro CloseRunning "${TRAY_EXE}"
+  !insertmacro CloseRunning "${CLI_EXE}"
   !insertmacro TERMWISE_INSTALL_FILES
   SetOutPath "$INSTDIR"
   WriteUninstaller "$INSTDIR\uninstall.exe"
@@ -288,6 +329,8 @@ FunctionEnd
 Section "un.${APP}" UnSecCore
   SectionIn RO
   SetShellVarContext current
+  !insertmacro CloseRunning "${TRAY_EXE}"
+  !insertmacro CloseRunning "${CLI_EXE}"
   Delete "$SMPROGRAMS\${APP}.lnk"
   DeleteRegValue HKCU "${RUN_KEY}" "${APP}"
 

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +51,7 @@ class Snapshot:
     files: set[str]  # paths under the Wine user folder, "/"-separated
     registry: dict[str, dict[str, str]]
     fragment: str | None
+    tray_closed: bool = False  # a running stand-in tray had ended by then
 
     def value(self, key: str, name: str) -> str | None:
         return self.registry.get(key.lower(), {}).get(name.lower())
@@ -75,13 +77,29 @@ def snapshot(prefix: WinePrefix) -> Snapshot:
     return Snapshot(files, prefix.registry(), fragment)
 
 
+# A real 64-bit Windows program standing in for the tray: it just waits, like a tray
+# sitting in the notification area, so re-installing has to close it.
+SLEEPER_NSI = """\
+Unicode true
+Target amd64-unicode
+SilentInstall silent
+RequestExecutionLevel user
+OutFile "TermwiseTray.exe"
+Section
+  Sleep 120000
+SectionEnd
+"""
+
+
 @pytest.fixture(scope="module")
 def setup_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The installer built by installer/build.py around placeholder executables."""
+    """The installer built by installer/build.py around stand-in executables."""
     require_tool("makensis")
     payload = tmp_path_factory.mktemp("payload")
     (payload / "termwise.exe").write_bytes(b"stand-in console app")
-    (payload / "TermwiseTray.exe").write_bytes(b"stand-in tray app")
+    (payload / "sleeper.nsi").write_text(SLEEPER_NSI)
+    subprocess.run(["makensis", "-V1", "sleeper.nsi"], cwd=payload, check=True, timeout=60)
+    (payload / "sleeper.nsi").unlink()
     res = payload / "_internal" / "termwise" / "resources"
     res.mkdir(parents=True)
     (res / "config.yaml").write_text("# stand-in\n")
@@ -95,6 +113,13 @@ def setup_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     setup = out / f"Termwise-Setup-{project_version()}.exe"
     assert setup.is_file(), done.stdout + done.stderr
     return setup
+
+
+def wait_exit(process: subprocess.Popen[bytes], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return process.poll() is not None
 
 
 @pytest.fixture(scope="module")
@@ -117,8 +142,18 @@ def journey(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         prefix.run(str(setup_exe), "/S")
         steps["installed"] = snapshot(prefix)
 
-        prefix.run(str(setup_exe), "/S", "/AUTOSTART=1", "/TERMINAL=0")
+        tray = rf"C:\users\{prefix.user_name}\AppData\Local\Programs\Termwise\TermwiseTray.exe"
+        running = prefix.start(tray)
+        try:
+            assert prefix.wait_for_process("TermwiseTray.exe", running, timeout=30)
+            prefix.run(str(setup_exe), "/S", "/AUTOSTART=1", "/TERMINAL=0", wait_all=False)
+            tray_closed = wait_exit(running, timeout=10)
+        finally:
+            if running.poll() is None:
+                running.kill()
+        prefix.wait()
         steps["reinstalled"] = snapshot(prefix)
+        steps["reinstalled"].tray_closed = tray_closed
 
         uninstaller = rf"C:\users\{prefix.user_name}\AppData\Local\Programs\Termwise\uninstall.exe"
         prefix.run(uninstaller, "/S")
@@ -171,6 +206,13 @@ def test_start_at_login_only_when_chosen(journey):
     assert journey["installed"].value(RUN, "Termwise") is None
     run = journey["reinstalled"].value(RUN, "Termwise")
     assert run is not None and run.lower().endswith(r'\programs\termwise\termwisetray.exe"')
+
+
+def test_reinstall_closes_a_running_tray(journey):
+    """Upgrading while the tray runs closes it first, so its files can be replaced."""
+    s = journey["reinstalled"]
+    assert s.tray_closed
+    assert s.has(f"{INSTALL_DIR}/TermwiseTray.exe")
 
 
 def test_reinstall_drops_deselected_parts_and_does_not_duplicate_path(journey):

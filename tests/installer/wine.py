@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,8 +46,8 @@ class WinePrefix:
         )
         return env
 
-    def run(self, *args: str) -> None:
-        """Run a program and wait until every Wine process of the prefix has exited.
+    def run(self, *args: str, wait_all: bool = True) -> None:
+        """Run a program; with `wait_all`, also wait until every Wine process has exited.
 
         An uninstaller copies itself to a temporary folder and returns at once, so
         waiting for the wine command alone is not enough; `wineserver -w` waits for all.
@@ -59,7 +60,28 @@ class WinePrefix:
             stderr=subprocess.DEVNULL,
             timeout=WINE_TIMEOUT,
         )
-        self.wait()
+        if wait_all:
+            self.wait()
+
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        """Start a program without waiting for it."""
+        return subprocess.Popen(
+            ["wine", *args], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def wait_for_process(
+        self, image: str, process: subprocess.Popen[bytes], timeout: float
+    ) -> bool:
+        """Poll until the started program runs (Wine's tasklist lists nothing, so use ps)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and process.poll() is None:
+            listing = subprocess.run(
+                ["ps", "-eo", "args"], capture_output=True, text=True, timeout=10
+            ).stdout
+            if any(line.strip().lower().endswith(image.lower()) for line in listing.splitlines()):
+                return True
+            time.sleep(0.1)
+        return False
 
     def wait(self) -> None:
         subprocess.run(["wineserver", "-w"], env=self.env, timeout=WINE_TIMEOUT)
