@@ -13,6 +13,8 @@ from termwise.agent.rules.install import install_commands, tool_entry
 _NOT_FOUND = [
     r"command not found: ([^\s'\"]+)",
     r"^(?:[-\w/.]*(?:bash|sh|ksh)(?:\.exe)?: )?(?:line \d+: )?([^\s:'\"]+): command not found",
+    r"^[^\s:]+: line \d+: ([^\s:'\"]+): command not found",
+    r"^make(?:\[\d+\])?: ([\w.+-]+): (?:Command not found|No such file or directory)",
     r"^(?:[-\w/.]*sh): \d+: ([^\s:]+): (?:not found|command not found)",
     r"^fish: Unknown command:? '?([^\s']+)'?",
     r"The term '([^']+)' is not recognized as (?:the|a) name of a cmdlet",
@@ -38,6 +40,7 @@ def missing_command(case: Case) -> str | None:
         or "Unknown command" in out
         or "not installed" in out
         or "No such file" in out
+        or "Command not found" in out
     ):
         for rx in _NOT_FOUND_RE:
             m = rx.search(out)

@@ -137,3 +137,14 @@ CASES = [
         "powershell",
     ),
 ]
+
+CASES += [
+    T("./build", "./build: line 3: cmake: command not found", "sudo apt install cmake"),
+    T(
+        "make",
+        "g++ -o app main.cpp\nmake: g++: Command not found\nmake: *** [Makefile:2: app] Error 127",
+        "sudo apt install build-essential",
+    ),
+    T("npm run build", "> tsc -p .\n\nsh: 1: tsc: not found", "npm install && npm run build"),
+    T("./start.sh", "env: node: No such file or directory", "sudo apt install nodejs"),
+]
