@@ -123,6 +123,8 @@ class Session:
         if code is None:
             code = self._pty.terminate(self.termination)
         with self._lock:
+            # The command that ended the shell (`exit 3`, a crash) becomes its last block.
+            self._parser.end_of_stream(code)
             self._exit_code = code
             self._ended = True
             listeners = self._listeners

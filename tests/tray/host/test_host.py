@@ -166,3 +166,14 @@ def test_attach_during_a_full_screen_program_asks_it_to_redraw(host: SessionHost
     assert bytes(got).startswith(b"\x1b[?1049h")  # the client's terminal enters the alt screen
     assert wait_until(lambda: b"REDRAWN\r\n" in got)  # the program was told to draw again
     session.write(b"\x03")
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_the_command_that_ends_the_shell_is_its_last_block(host: SessionHost, shell: str) -> None:
+    """`exit 3` leaves a block with exit code 3, so the context shows how the session ended."""
+    session = host.create(shell)
+    run(session, "echo before")
+    session.send_text("exit 3", enter=True)
+    assert wait_until(lambda: not session.alive, 15)
+    last = session.last_block()
+    assert last is not None and last.command == "exit 3" and last.exit_code == 3
