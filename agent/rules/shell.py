@@ -107,8 +107,6 @@ def and_then(shell: str, *commands: str) -> str:
     cmds = [c for c in commands if c]
     if shell == "powershell":  # Windows PowerShell 5.1 has no `&&`
         return "; ".join(cmds)
-    if shell == "fish":
-        return "; and ".join(cmds)
     return " && ".join(cmds)
 
 

@@ -11,7 +11,7 @@ CASES = [
         "mkdir -p projcts && cd projcts",
     ),
     T("cd build", "cd: no such file or directory: build", "mkdir -p build && cd build", "zsh"),
-    T("cd src", "cd: The directory 'src' does not exist", "mkdir -p src; and cd src", "fish"),
+    T("cd src", "cd: The directory 'src' does not exist", "mkdir -p src && cd src", "fish"),
     T("cd docs", "sh: 1: cd: can't cd to docs", "mkdir -p docs && cd docs", "sh"),
     T(
         "cd dist",

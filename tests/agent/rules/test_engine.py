@@ -86,10 +86,10 @@ def test_shell_names_are_normalised(name: str, expected: str) -> None:
 
 
 def test_chaining_and_elevation_follow_the_shell() -> None:
-    """`&&` where it works, `;` in Windows PowerShell, `; and` in fish; sudo vs RunAs."""
+    """`&&` where it works (fish 3 too), `;` in Windows PowerShell; sudo vs RunAs."""
     assert and_then("bash", "a", "b") == "a && b"
     assert and_then("powershell", "a", "b") == "a; b"
-    assert and_then("fish", "a", "b") == "a; and b"
+    assert and_then("fish", "a", "b") == "a && b"
     assert elevate("bash", "apt update && apt upgrade") == "sudo sh -c 'apt update && apt upgrade'"
     assert "-Verb RunAs" in elevate("pwsh", "choco install git")
 
