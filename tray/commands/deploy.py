@@ -1,0 +1,274 @@
+"""`termwise deploy`: a repository becomes a plan, streamed and saved; --run walks it in a session."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from termwise.agent.config_schema import Config
+    from termwise.agent.deploy.plan import Plan
+    from termwise.agent.paths import Paths
+    from termwise.agent.types import Verdict
+    from termwise.tray.commands.deploy_render import DeployRenderer
+    from termwise.tray.ipc.client import HostClient
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_UNAVAILABLE = 3
+EXIT_INTERRUPTED = 130
+SHELL_CHOICES = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
+TOKEN_ENV = ("GITHUB_TOKEN", "GH_TOKEN")
+ASK_POLL = 0.2  # the main thread wakes this often while the run works (Ctrl+C on Windows)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "deploy",
+        help="turn a repository into a step-by-step plan (and run it in a session)",
+        description="Read a repository (a github.com URL through the GitHub API, any git "
+        "URL, a local folder, or a bare project name planned from the model's knowledge), "
+        "stream an ordered plan for this machine with a safety verdict per command, and "
+        "save it as Markdown. With --run, walk it in a session: approvals, checks and up "
+        "to deploy.max_repairs automatic repairs per step. A GitHub token is read from "
+        "GITHUB_TOKEN or the keyring (termwise, github).",
+    )
+    p.add_argument("target", metavar="URL|PATH|NAME", help="what to deploy")
+    p.add_argument("--json", action="store_true", help="print JSON lines")
+    p.add_argument("--shell", metavar="|".join(SHELL_CHOICES), help="shell the plan is for")
+    p.add_argument("--run", action="store_true", help="run the plan in a session afterwards")
+    p.add_argument("--session", metavar="ID", help="run in this session (default: a new one)")
+    p.add_argument(
+        "--yes-safe",
+        action="store_true",
+        help="run commands rated safe without asking (others follow the approval policy)",
+    )
+    p.add_argument("--refresh-env", action="store_true", help="probe the machine's tools again")
+    p.set_defaults(func=cmd_deploy)
+
+
+def _error(message: str, code: int = EXIT_FAILURE) -> Exception:
+    from termwise.agent.errors import AgentError
+
+    exc = AgentError(message)
+    exc.exit_code = code  # type: ignore[attr-defined]
+    return exc
+
+
+def _config(paths: Paths) -> Config:
+    from termwise.agent.config import load_config
+
+    result = load_config(paths.config_file)
+    for problem in result.problems:
+        print(f"termwise: config: {problem}", file=sys.stderr)
+    return result.config
+
+
+def github_token(env: Any = None) -> str | None:
+    """A GitHub token from GITHUB_TOKEN / GH_TOKEN or the keyring (service termwise, user github)."""
+    from termwise.agent.llm.keys import get_key
+
+    env = os.environ if env is None else env
+    for name in TOKEN_ENV:
+        if env.get(name):
+            return str(env[name])
+    return get_key("github", "", env)[0]
+
+
+def cmd_deploy(args: argparse.Namespace) -> int:
+    from termwise.agent.paths import resolve_paths
+    from termwise.tray.commands.deploy_render import DeployRenderer
+
+    paths = resolve_paths()
+    config = _config(paths)
+    render = DeployRenderer(sys.stdout, sys.stderr, as_json=args.json)
+    if args.session and not args.run:
+        raise _error("--session chooses where --run runs the plan; add --run", EXIT_USAGE)
+    if args.session and args.session == os.environ.get("TERMWISE_SESSION"):
+        raise _error(
+            "the plan cannot run in the session this command runs in (its commands would be "
+            "typed into termwise itself); leave out --session to use a new one",
+            EXIT_USAGE,
+        )
+    host: HostClient | None = None
+    shell = args.shell
+    if args.run:
+        from termwise.tray.commands.session import ensure_host
+
+        host = ensure_host(paths)
+        if args.session:
+            shell = shell or _session_shell(host, args.session)
+    try:
+        return _deploy(args, paths, config, render, host, shell)
+    finally:
+        if host is not None:
+            host.close()
+
+
+def _session_shell(host: HostClient, session_id: str) -> str:
+    for info in host.sessions():
+        if str(info.get("id")) == session_id:
+            if not info.get("alive", True):
+                raise _error(
+                    f"session {session_id} has ended; choose another or leave --session out"
+                )
+            return str(info.get("shell") or "bash")
+    raise _error(f"no session {session_id!r}; see `termwise sessions`")
+
+
+def _deploy(
+    args: argparse.Namespace,
+    paths: Paths,
+    config: Config,
+    render: DeployRenderer,
+    host: HostClient | None,
+    shell: str | None,
+) -> int:
+    from termwise.agent.cancel import CancelToken
+    from termwise.agent.context import memory_lookup
+    from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
+    from termwise.agent.deploy.sources import classify_target, fetch_repository
+    from termwise.agent.llm.factory import make_client
+    from termwise.agent.probe import probe_environment
+    from termwise.tray.shells import default_shell
+
+    kind, value = classify_target(args.target)
+    snap = fetch_repository(
+        args.target,
+        github_api=config.deploy.github_api,
+        token=github_token() if kind == "github" else None,
+    )
+    render.repository(snap)
+    client = make_client(config)
+    if client is None:
+        raise _error(
+            "a model is needed for the plan: add a provider to "
+            f"{paths.config_file} (`termwise config show`), set TERMWISE_BASE_URL and "
+            "TERMWISE_MODEL, or start Ollama",
+            EXIT_UNAVAILABLE,
+        )
+    shell = shell or default_shell(config.terminal.default_shell)
+    env_info = probe_environment(refresh=args.refresh_env, cache_dir=paths.cache_dir)
+    planner = Planner(
+        client,
+        config,
+        memory=memory_lookup(config, paths.memory_dir),
+        env_info=env_info,
+        deploy_dir=paths.deploy_dir,
+    )
+    render.planning(shell)
+    token = CancelToken()
+    events = planner.run(snap, shell, token)
+    finished: PlanFinished | None = None
+    try:
+        for event in events:
+            if isinstance(event, StepReady):
+                render.step(event.step)
+            elif isinstance(event, PlanProblem):
+                render.problem(event.message)
+            else:
+                finished = event
+    except KeyboardInterrupt:
+        token.cancel()
+        events.close()  # ends the HTTP stream
+        render.note("planning interrupted")
+        return EXIT_INTERRUPTED
+    assert finished is not None
+    render.saved(finished.path, len(finished.plan.steps))
+    if not finished.plan.steps or finished.path is None:
+        return EXIT_FAILURE
+    if not args.run:
+        return EXIT_OK
+    assert host is not None
+    cwd = value if kind == "local" else os.getcwd()
+    return _run(args, paths, config, render, host, finished.plan, finished.path, cwd, client)
+
+
+def _run(
+    args: argparse.Namespace,
+    paths: Paths,
+    config: Config,
+    render: DeployRenderer,
+    host: HostClient,
+    plan: Plan,
+    plan_file: Any,
+    cwd: str,
+    client: Any,
+) -> int:
+    from termwise.agent.approvals import ApprovalStore
+    from termwise.agent.deploy.fixer import StepFixer, chain
+    from termwise.agent.deploy.plan import log_path_for
+    from termwise.agent.deploy.planner import default_classify
+    from termwise.agent.deploy.runner import PlanRunner
+    from termwise.tray.deploy_session import HostSessionPort
+
+    session_id = args.session or str(host.create(shell=plan.shell, cwd=cwd)["id"])
+    render.note(f"running in session {session_id} (attach: termwise attach {session_id})")
+    asks: queue.Queue[tuple[str, Verdict, queue.Queue[str]]] = queue.Queue()
+
+    def ask(command: str, verdict: Verdict) -> Any:
+        # Answered on the main thread, where Ctrl+C lands.
+        reply: queue.Queue[str] = queue.Queue()
+        asks.put((command, verdict, reply))
+        return reply.get()
+
+    fixer = StepFixer(client, config, plan.shell, goal=f"deploy {plan.name} ({plan.target})")
+    log_file = log_path_for(plan_file)
+    runner = PlanRunner(
+        plan,
+        HostSessionPort(host, session_id, paths),
+        ask=ask,
+        classify=default_classify,
+        approvals=ApprovalStore(paths.approvals_file),
+        fixer=fixer,
+        max_repairs=config.deploy.max_repairs,
+        step_timeout=config.deploy.step_timeout,
+        log_file=log_file,
+        on_event=chain(render.run_event, fixer.observe),
+        ask_safe=not args.yes_safe,
+    )
+    worker = threading.Thread(target=runner.run, name="deploy-run", daemon=True)
+    worker.start()
+    interrupted = False
+    pending: tuple[str, Verdict, queue.Queue[str]] | None = None
+    while worker.is_alive():
+        try:
+            if pending is None:
+                try:
+                    pending = asks.get(timeout=ASK_POLL)
+                except queue.Empty:
+                    continue
+            command, verdict, reply = pending
+            reply.put("deny" if interrupted else _answer(render, command, verdict))
+            pending = None
+        except KeyboardInterrupt:
+            interrupted = True
+            render.note("stopping the run (Ctrl+C)…")
+            runner.stop()
+            fixer.cancel.cancel()
+            if pending is not None:  # a question was open: it counts as denied
+                pending[2].put("deny")
+                pending = None
+    worker.join()
+    render.finished(runner.outcome, log_file, session_id)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_OK if runner.outcome == "completed" else EXIT_FAILURE
+
+
+def _answer(render: DeployRenderer, command: str, verdict: Verdict) -> str:
+    from termwise.tray.commands.deploy_render import parse_choice
+
+    while True:
+        render.approval_prompt(command, verdict)
+        line = sys.stdin.readline()
+        if not line:  # no one to ask: never run a risky command unapproved
+            return "deny"
+        choice = parse_choice(line)
+        if choice is not None:
+            return choice

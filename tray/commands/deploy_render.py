@@ -1,0 +1,183 @@
+"""How `termwise deploy` shows a repository, a streamed plan and a run: plain text or JSON lines."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from termwise.agent.deploy.plan import Step
+    from termwise.agent.deploy.runner import RunEvent
+    from termwise.agent.deploy.sources import RepoSnapshot
+    from termwise.agent.types import Verdict
+
+_MARK = {"safe": " ", "confirm": "?", "dangerous": "!"}
+CHOICE_KEYS = {"o": "once", "s": "session", "a": "always", "d": "deny"}
+
+
+class DeployRenderer:
+    """Writes each thing as it happens; safe to call from the runner's worker thread."""
+
+    def __init__(self, out: IO[str], err: IO[str], *, as_json: bool) -> None:
+        self.out = out
+        self.err = err
+        self.as_json = as_json
+        self._lock = threading.Lock()
+
+    def _json(self, obj: dict[str, Any]) -> None:
+        with self._lock:
+            self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            self.out.flush()
+
+    def _text(self, text: str, *, err: bool = False) -> None:
+        stream = self.err if err else self.out
+        with self._lock:
+            stream.write(text + "\n")
+            stream.flush()
+
+    def note(self, text: str) -> None:
+        if self.as_json:
+            self._json({"event": "note", "text": text})
+        else:
+            self._text(f"termwise: {text}", err=True)
+
+    def repository(self, snap: RepoSnapshot) -> None:
+        if self.as_json:
+            self._json(
+                {
+                    "event": "repository",
+                    "name": snap.name,
+                    "origin": snap.origin,
+                    "kind": snap.kind,
+                    "readme": snap.readme_name if snap.readme is not None else None,
+                    "files": list(snap.files),
+                    "listing": snap.listing,
+                    "notes": snap.notes,
+                    "from_knowledge": snap.from_knowledge,
+                }
+            )
+            return
+        lines = [f"Repository: {snap.name} ({snap.origin}, {snap.kind})"]
+        if snap.readme is not None:
+            lines.append(f"  README: {snap.readme_name} ({len(snap.readme)} characters)")
+        if snap.files:
+            lines.append(f"  manifests: {', '.join(snap.files)}")
+        if snap.listing:
+            shown = ", ".join(snap.listing[:20])
+            more = f" … and {len(snap.listing) - 20} more" if len(snap.listing) > 20 else ""
+            lines.append(f"  files: {shown}{more}")
+        lines += [f"  note: {n}" for n in snap.notes]
+        self._text("\n".join(lines))
+
+    def planning(self, shell: str) -> None:
+        if not self.as_json:
+            self._text(f"\nPlanning for {shell}…")
+
+    def step(self, step: Step) -> None:
+        if self.as_json:
+            self._json(
+                {
+                    "event": "step",
+                    "step": step.number,
+                    "title": step.title,
+                    "why": step.why,
+                    "commands": [
+                        {"command": c, "verdict": v.level, "reasons": list(v.reasons)}
+                        for c, v in zip(step.commands, step.verdicts, strict=False)
+                    ],
+                    "check": step.check,
+                    "notes": step.notes,
+                }
+            )
+            return
+        lines = ["", f"Step {step.number}: {step.title}"]
+        if step.why:
+            lines.append(f"  {step.why}")
+        for command, verdict in zip(step.commands, step.verdicts, strict=False):
+            tag = "" if verdict.level == "safe" else f"   [{verdict.level}]"
+            lines.append(f"  {_MARK[verdict.level]} $ {command}{tag}")
+        if step.check:
+            lines.append(f"    check: {step.check}")
+        if step.notes:
+            lines.append(f"    notes: {step.notes}")
+        self._text("\n".join(lines))
+
+    def problem(self, message: str) -> None:
+        if self.as_json:
+            self._json({"event": "problem", "message": message})
+        else:
+            self._text(f"termwise: {message}", err=True)
+
+    def saved(self, path: Path | None, steps: int) -> None:
+        if self.as_json:
+            self._json({"event": "saved", "path": str(path) if path else None, "steps": steps})
+        elif path is not None:
+            self._text(f"\nPlan ({steps} steps) saved to {path}")
+
+    # -- a run ----------------------------------------------------------------------------
+    def run_event(self, event: RunEvent) -> None:
+        if self.as_json:
+            obj: dict[str, Any] = {"event": "run", "kind": event.kind, "step": event.step}
+            obj["text"] = event.text
+            if event.exit_code is not None or event.kind == "result":
+                obj["exit_code"] = event.exit_code
+            self._json(obj)
+            return
+        if event.kind == "step":
+            self._text(f"\n▶ Step {event.step}: {event.text}")
+        elif event.kind in ("command", "check"):
+            self._text(f"  {'check' if event.kind == 'check' else '$'} {event.text}")
+        elif event.kind == "result":
+            tail = "\n".join("    " + ln for ln in event.text.splitlines()[-8:])
+            if tail:
+                self._text(tail)
+            self._text(f"    → exit {event.exit_code}")
+        elif event.kind == "repair":
+            self._text(f"  fix proposed: {event.text}")
+        elif event.kind == "status":
+            where = f"step {event.step}: " if event.step is not None else ""
+            self._text(f"  [{where}{event.text}]")
+
+    def finished(self, outcome: str, log: Path | None, session: str) -> None:
+        if self.as_json:
+            self._json(
+                {
+                    "event": "finished",
+                    "outcome": outcome,
+                    "log": str(log) if log else None,
+                    "session": session,
+                }
+            )
+        else:
+            self._text(f"\nRun {outcome} (session {session}); log: {log}")
+
+    def approval_prompt(self, command: str, verdict: Verdict) -> None:
+        if self.as_json:
+            self._json(
+                {
+                    "event": "approval",
+                    "command": command,
+                    "verdict": verdict.level,
+                    "reasons": list(verdict.reasons),
+                    "answers": list(CHOICE_KEYS.values()),
+                }
+            )
+            return
+        lines = [f"  {verdict.level}: {command}"]
+        lines += [f"    - {r}" for r in verdict.reasons]
+        with self._lock:
+            self.out.write("\n".join(lines) + "\n  Run it? [o]nce, [s]ession, [a]lways, [d]eny: ")
+            self.out.flush()
+
+
+def parse_choice(answer: str) -> str | None:
+    """once / session / always / deny from a typed answer (a word or its first letter)."""
+    word = answer.strip().lower()
+    if not word:
+        return None
+    if word in CHOICE_KEYS.values():
+        return word
+    return CHOICE_KEYS.get(word[0]) if len(word) == 1 else None
