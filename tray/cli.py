@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "termwise.tray.commands.memory",  # mem, chat
     "termwise.tray.commands.deploy",  # deploy
     "termwise.tray.commands.doctor",  # doctor
+    "termwise.tray.commands.prompt_words",  # type-at-prompt (internal, for the `??` word)
 )
 
 # Exit codes with a meaning of their own (documented in the README).

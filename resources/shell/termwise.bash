@@ -140,3 +140,26 @@ if [ -z "${__termwise_loaded-}" ]; then
     PROMPT_COMMAND=$'__termwise_precmd\n__termwise_prompt'
   fi
 fi
+
+# ---- Words typed at the prompt (Termwise sessions only) ---------------------------------
+# `?? question` asks for commands, `??` alone fixes the last failed command, and
+# `deploy URL` plans a deployment. `??` is an alias because aliases expand before
+# globbing; its `set -f` keeps `?? what is *` literal, and the function puts globbing back.
+__termwise_ask() {
+  case ${__termwise_glob-} in *f*) ;; *) set +f ;; esac
+  unset __termwise_glob
+  "${TERMWISE_CMD:-termwise}" ask --from-prompt -- "$*"
+}
+alias '??'='__termwise_glob=$-; set -f; __termwise_ask'
+
+# A `deploy` of the user's own (alias or function) wins; a `deploy` program on PATH
+# still gets every argument that does not look like a repository.
+if ! alias deploy >/dev/null 2>&1 && ! declare -F deploy >/dev/null 2>&1; then
+  deploy() {
+    case ${1-} in
+      ''|-*|*://*|git@*|*/*|.|..) ;;
+      *) if type -P deploy >/dev/null 2>&1; then command deploy "$@"; return; fi ;;
+    esac
+    "${TERMWISE_CMD:-termwise}" deploy "$@"
+  }
+fi

@@ -91,3 +91,19 @@ if (Get-Command PSConsoleHostReadLine -CommandType Function -ErrorAction Silentl
         $line
     }
 }
+
+# ---- Words typed at the prompt (Termwise sessions only) ---------------------------------
+# `?? question` asks for commands, `??` alone fixes the last failed command, and
+# `deploy URL` plans a deployment. `??` is only an operator inside expressions, so at the
+# start of a line it names this function; `termwise-ask` is the same word spelt plainly.
+function global:__Termwise-Program {
+    if ($env:TERMWISE_CMD) { $env:TERMWISE_CMD } else { 'termwise' }
+}
+function global:termwise-ask {
+    & (__Termwise-Program) ask --from-prompt -- ($args -join ' ')
+}
+Set-Item -Path 'function:global:??' -Value { termwise-ask @args }
+# A `deploy` command of the user's own wins.
+if (-not (Get-Command deploy -ErrorAction SilentlyContinue)) {
+    function global:deploy { & (__Termwise-Program) deploy @args }
+}

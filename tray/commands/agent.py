@@ -30,12 +30,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="ask for commands (with the session's recent blocks as context)",
         description="Stream suggested commands for a question, each with a safety verdict.",
     )
-    p.add_argument("question", help="what you want to do or know")
+    p.add_argument(
+        "question",
+        nargs="*",
+        help="what you want to do or know (several words are joined); none: fix the last "
+        "failed command",
+    )
     p.add_argument(
         "--session", metavar="ID", help="session for context (default: $TERMWISE_SESSION)"
     )
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument("--offline", action="store_true", help="do not call a model")
+    _picker_options(p)
     p.set_defaults(func=cmd_ask)
 
     p = sub.add_parser(
@@ -49,6 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--offline", action="store_true", help="rules only, no model")
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument("--jsonl", action="store_true", help="batch mode over stdin (rules only)")
+    _picker_options(p)
     p.set_defaults(func=cmd_fix)
 
     p = sub.add_parser(
@@ -82,6 +89,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.set_defaults(func=cmd_config_show)
     t = csub.add_parser("path", help="print the config file path")
     t.set_defaults(func=cmd_config_path)
+
+
+def _picker_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--plain", action="store_true", help="print the list and exit, even in a terminal"
+    )
+    # Set by the `??` word of the shell integration (its own block is not context).
+    p.add_argument("--from-prompt", action="store_true", help=argparse.SUPPRESS)
 
 
 # -- shared helpers ---------------------------------------------------------------------------
@@ -154,11 +169,11 @@ def _default_session(explicit: str | None) -> str | None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    if not args.question.strip():
-        from termwise.agent.errors import AgentError
-
-        raise AgentError("ask needs a question; to fix the last failed command use `termwise fix`")
-    return _turn(args, args.question, need_context=False)
+    words = [args.question] if isinstance(args.question, str) else list(args.question)
+    question = " ".join(w for w in words if w.strip()).strip()
+    if not question:  # `??` alone: fix the last failed command
+        return _turn(args, "", need_context=True)
+    return _turn(args, question, need_context=False)
 
 
 def cmd_fix(args: argparse.Namespace) -> int:
@@ -190,6 +205,10 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
             raise
         render.note(f"answering without session context ({exc})")
         ctx = SessionContext(shell=_guess_shell())
+    if ctx.blocks:
+        from termwise.tray.commands.prompt_words import without_word_blocks
+
+        ctx = without_word_blocks(ctx)
     if need_context and not ctx.blocks and not ctx.screen_text.strip():
         from termwise.agent.errors import AgentError
 
@@ -208,6 +227,10 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
     elif question:
         raise _unavailable("--offline answers only `termwise fix`; a question needs a model")
     turn = SuggestTurn(client, config, _memory(paths, config))
+    if _interactive(args):
+        from termwise.tray.commands.ask_picker import run_picker
+
+        return run_picker(turn, question, ctx, paths=paths, offline=args.offline)
     token = CancelToken()
     events = turn.run(question, ctx, token)
     try:
@@ -218,6 +241,13 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
         events.close()  # closes the HTTP stream through the generator's cleanup
         return 130
     return render.exit_code()
+
+
+def _interactive(args: argparse.Namespace) -> bool:
+    """The picker runs when a person is at a terminal and no machine-readable form was asked."""
+    if args.json or getattr(args, "plain", False):
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _guess_shell() -> str:

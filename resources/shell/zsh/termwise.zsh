@@ -73,3 +73,24 @@ __termwise_preexec() {
 typeset -ga precmd_functions preexec_functions
 precmd_functions=(__termwise_precmd "${precmd_functions[@]}" __termwise_prompt)
 preexec_functions+=(__termwise_preexec)
+
+# ---- Words typed at the prompt (Termwise sessions only) ---------------------------------
+# `?? question` asks for commands, `??` alone fixes the last failed command, and
+# `deploy URL` plans a deployment. `??` would be a glob pattern: the alias runs the
+# function under `noglob`, so `?? what is *` stays literal too.
+__termwise_ask() {
+  "${TERMWISE_CMD:-termwise}" ask --from-prompt -- "$*"
+}
+alias '??'='noglob __termwise_ask'
+
+# A `deploy` of the user's own (alias or function) wins; a `deploy` program on PATH
+# still gets every argument that does not look like a repository.
+if (( ! ${+aliases[deploy]} && ! ${+functions[deploy]} )); then
+  deploy() {
+    case ${1-} in
+      ''|-*|*://*|git@*|*/*|.|..) ;;
+      *) if (( ${+commands[deploy]} )); then command deploy "$@"; return; fi ;;
+    esac
+    "${TERMWISE_CMD:-termwise}" deploy "$@"
+  }
+fi
