@@ -15,6 +15,7 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     not_found,
     packages,
     permission,
+    pip_npm,
     python,
     subcommands,
     system,

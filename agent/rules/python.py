@@ -56,10 +56,19 @@ def _pip(c: Case) -> str:
 
 @rule("py_missing_module", "Install the package that provides the missing module.", priority=6)
 def missing_module(c: Case) -> list[tuple[str, str]]:
-    m = c.search(r"No module named ['\"]?([\w.]+)['\"]?") or c.search(
-        r"ImportError: cannot import name \S+ from '?([\w.]+)"
-    )
-    if not m or "No module named pip" in c.output:
+    m = c.search(r"No module named ['\"]?([\w.]+)['\"]?")
+    if not m:
+        cannot = c.search(r"ImportError: cannot import name '?(\w+)'? from '([\w.]+)'")
+        if cannot and cannot.group(2).split(".")[0] not in LOCAL_MODULES:
+            pkg = pip_package(cannot.group(2))
+            return [
+                (
+                    f"pip install --upgrade {pkg}",
+                    f"Your {pkg} is too old (or too new) to have {cannot.group(1)}.",
+                )
+            ]
+        return []
+    if "No module named pip" in c.output:
         return []
     module = m.group(1)
     if module.split(".")[0] in LOCAL_MODULES:

@@ -738,3 +738,47 @@ CASES += [
         "cmd",
     ),
 ]
+
+CASES += [
+    T(
+        "python app.py",
+        "ImportError: cannot import name 'soft_unicode' from 'markupsafe' (/usr/lib/python3/dist-packages/markupsafe/__init__.py)",
+        "pip install --upgrade MarkupSafe",
+    ),
+    T(
+        "pip install -r requirements.txt",
+        "  error: subprocess-exited-with-error\n  × Getting requirements to build wheel did not run successfully.\nERROR: Could not build wheels for pyzmq, which is required to install pyproject.toml-based projects",
+        "python3 -m pip install --upgrade pip setuptools wheel && pip install -r requirements.txt",
+    ),
+    T(
+        "pip install torch==1.7.1",
+        "ERROR: Could not find a version that satisfies the requirement torch==1.7.1 (from versions: 2.2.0, 2.2.1)\nERROR: No matching distribution found for torch==1.7.1",
+        "pip install torch",
+        first=False,
+    ),
+    T(
+        "npm install reactt",
+        "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/reactt - Not found\nnpm ERR! 404  'reactt@*' is not in this registry.",
+        "npm search reactt",
+    ),
+    T(
+        "npm install lodash@9.9.9",
+        "npm ERR! code ETARGET\nnpm ERR! notarget No matching version found for lodash@9.9.9.",
+        "npm view lodash versions",
+    ),
+    T(
+        "npm install",
+        "npm ERR! code EINTEGRITY\nnpm ERR! sha512-abc integrity checksum failed when using sha512",
+        "npm cache clean --force && npm install",
+    ),
+    T(
+        "npm install",
+        "npm ERR! code ENOTEMPTY\nnpm ERR! syscall rename\nnpm ERR! ENOTEMPTY: directory not empty, rename '/app/node_modules/x' -> '/app/node_modules/.x-abc'",
+        "rm -rf node_modules && npm install",
+    ),
+    T(
+        "node server.js",
+        "Error: Cannot find module 'node:fs'\nRequire stack:\n- /app/server.js",
+        "nvm install --lts && nvm use --lts",
+    ),
+]

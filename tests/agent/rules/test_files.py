@@ -132,3 +132,16 @@ def test_importing_the_rules_reads_nothing() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["0", "0", "0"], out.stderr
+
+
+def test_python_script_in_a_subfolder(tree: Path) -> None:
+    """`python manage.py` run one folder too high suggests cd-ing into the project first."""
+    (tree / "projects" / "website" / "manage.py").write_text("")
+    got = suggest_fixes(
+        "python manage.py runserver",
+        "python: can't open file '/x/manage.py': [Errno 2] No such file or directory",
+        2,
+        "bash",
+        cwd=str(tree),
+    )
+    assert "cd projects/website && python manage.py runserver" in [s.command for s in got]
