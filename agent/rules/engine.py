@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -54,7 +53,7 @@ class Case:
     exit_code: int | None = None
     shell_name: str = "bash"
     cwd: str | None = None
-    _memo: dict[str, object] = field(default_factory=dict, repr=False)
+    memo: dict[str, object] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.script = self.script.strip()
@@ -214,10 +213,3 @@ def run_rules(case: Case, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
         if len(out) >= limit:
             break
     return out
-
-
-def timed(case: Case) -> tuple[list[Suggestion], float]:
-    """Suggestions and the milliseconds they took (for benchmarks and logs)."""
-    t0 = time.perf_counter()
-    result = run_rules(case)
-    return result, (time.perf_counter() - t0) * 1000

@@ -30,8 +30,8 @@ _NOT_FOUND_RE = [re.compile(p, re.MULTILINE) for p in _NOT_FOUND]
 
 def missing_command(case: Case) -> str | None:
     """The command name the shell could not find, or None when this is not such an error."""
-    if "missing" in case._memo:
-        return case._memo["missing"]  # type: ignore[return-value]
+    if "missing" in case.memo:
+        return case.memo["missing"]  # type: ignore[return-value]
     name: str | None = None
     out = case.output
     if (
@@ -47,7 +47,7 @@ def missing_command(case: Case) -> str | None:
             if m:
                 name = m.group(1)
                 break
-    case._memo["missing"] = name
+    case.memo["missing"] = name
     return name
 
 
