@@ -87,6 +87,13 @@ def render(results: list[CheckResult]) -> str:
         lines.append(f"  {r.status.value.upper():<5} {r.name:<{NAME_WIDTH}} {r.detail}")
         if r.fix:
             lines.append(f"        {'':<{NAME_WIDTH}} fix: {r.fix}")
-    summary = f"{counts['ok']} ok, {counts['warn']} warnings, {counts['fail']} failures"
+    summary = (
+        f"{counts['ok']} ok, {_plural(counts['warn'], 'warning')}, "
+        f"{_plural(counts['fail'], 'failure')}"
+    )
     lines.append(summary if counts["fail"] else summary + " - nothing blocks Termwise")
     return "\n".join(lines)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -6,6 +6,7 @@ import enum
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -61,8 +62,18 @@ class DoctorContext:
     platform: str = sys.platform
 
 
+CONSOLE_EXE = "termwise.exe"
+
+
 def self_command() -> list[str]:
-    """How to run this same `termwise` in a child process (frozen or not)."""
+    """How to run this same `termwise` in a child process (frozen or not).
+
+    A frozen install has a windowed TermwiseTray.exe beside the console termwise.exe;
+    children whose output is read must be the console one.
+    """
     if getattr(sys, "frozen", False):
+        console = Path(sys.executable).with_name(CONSOLE_EXE)
+        if sys.platform == "win32" and console.is_file():
+            return [str(console)]
         return [sys.executable]
     return [sys.executable, "-m", "termwise.tray.cli"]
