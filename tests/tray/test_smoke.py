@@ -66,3 +66,14 @@ def test_shell_that_dies_at_start_fails_and_names_its_exit_code(tmp_path: Path):
     done = smoke({"TERMWISE_SMOKE_SHELL": "bash", "PATH": f"{tmp_path}:{os.environ['PATH']}"})
     assert done.returncode == 1
     assert "FAIL  run a command: bash exited at once (exit code 7)" in done.stderr
+
+
+@pytest.mark.windows
+@pytest.mark.skipif(sys.platform != "win32", reason="Windows shells in ConPTY")
+@pytest.mark.parametrize("shell", ["cmd", "powershell"])
+def test_smoke_test_with_windows_shells(shell: str):
+    """On Windows both cmd and Windows PowerShell run the command and report exit 0."""
+    done = smoke({"TERMWISE_SMOKE_SHELL": shell})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(rf"open a session: session \d+: {shell}, pid \d+", done.stdout)
+    assert "'termwise-smoke', exit code 0" in done.stdout
