@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from termwise.agent.rules import (  # noqa: F401  (importing a module registers its rules)
     build,
+    devops,
     docker,
     files,
     git,

@@ -174,3 +174,23 @@ def java_class(c: Case) -> list[str]:
     if not m or not c.is_app("java"):
         return []
     return [c.replace_word(f"{m.group(1)}.{m.group(2)}", m.group(1))]
+
+
+@rule("java_release_too_new", "The build targets a newer Java than the JDK you have.", priority=7)
+def java_release(c: Case) -> list[str]:
+    m = c.search(r"invalid (?:target|source) release:? (\d+)") or c.search(
+        r"release version (\d+) not supported"
+    )
+    if not m:
+        return []
+    v = m.group(1)
+    if c.windows:
+        return [f"winget install -e --id Microsoft.OpenJDK.{v}"]
+    return [f"sudo apt install openjdk-{v}-jdk"]
+
+
+@rule("gradle_wrapper_jar", "The Gradle wrapper jar is missing: regenerate the wrapper.", 6)
+def wrapper_jar(c: Case) -> list[str]:
+    if "GradleWrapperMain" not in c.output:
+        return []
+    return [c.then("gradle wrapper", c.script)]

@@ -171,6 +171,8 @@ def clean_output(text: str) -> str:
         text = _ANSI.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n")
+        # A carriage return inside a quoted name (`'bash\r'`) is a CRLF script, not a rewrite.
+        text = re.sub(r"\r(?=['’\"`:])", "^M", text)
         text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
     if len(text) > MAX_OUTPUT:
         text = text[: MAX_OUTPUT // 4] + "\n...\n" + text[-(MAX_OUTPUT * 3 // 4) :]

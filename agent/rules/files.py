@@ -231,6 +231,15 @@ def crlf(c: Case) -> list[str]:
     m = c.search(r"^(?:\S+: )?(\S+?): /\S+\^M: bad interpreter") or c.search(
         r"(\S+?): line \d+: \$'\\r': command not found"
     )
+    if not m and c.search(r"env: [‘'`\"]?\w+\^M[’'`\"]?: No such file or directory"):
+        script = c.parts[0] if c.parts else ""
+        if c.parts and c.parts[0] in ("sudo", "bash", "sh") and len(c.parts) > 1:
+            script = c.parts[1]
+        return (
+            [c.then(f"sed -i 's/\\r$//' {script}", c.script), f"dos2unix {script}"]
+            if script
+            else []
+        )
     if not m:
         return []
     path = m.group(1).removeprefix("bash: ").removeprefix("zsh: ")

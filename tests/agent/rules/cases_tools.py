@@ -256,3 +256,82 @@ CASES = [
         "sudo apt install openjdk-21-jdk",
     ),
 ]
+
+CASES += [
+    T(
+        "kubectl get deploymnets",
+        'error: the server doesn\'t have a resource type "deploymnets"',
+        "kubectl get deployments",
+    ),
+    T(
+        "kubectl describe deployment web",
+        'Error from server (NotFound): deployments.apps "web" not found',
+        "kubectl get deployments -A | grep web",
+    ),
+    T(
+        "helm install web ./chart",
+        "Error: INSTALLATION FAILED: cannot re-use a name that is still in use",
+        "helm upgrade --install web ./chart",
+    ),
+    T(
+        "terraform apply",
+        "╷\n│ Error: Error acquiring the state lock\n│ \n│ Lock Info:\n│   ID:        8f3c1a2b-1111-2222-3333-444455556666\n│   Path:      tfstate",
+        "terraform force-unlock 8f3c1a2b-1111-2222-3333-444455556666",
+    ),
+    T(
+        "aws s3 ls",
+        "An error occurred (ExpiredToken) when calling the ListBuckets operation: The security token included in the request is expired",
+        "aws sso login && aws s3 ls",
+    ),
+    T(
+        "aws s3 ls --profile dev",
+        "The config profile (dev) could not be found",
+        "aws configure --profile dev",
+    ),
+    T(
+        "docker exec -it web bash",
+        'OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in $PATH: unknown',
+        "docker exec -it web sh",
+    ),
+    T(
+        "kubectl exec -it web-0 -- bash",
+        'error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "x": OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in $PATH: unknown',
+        "kubectl exec -it web-0 -- sh",
+    ),
+    T(
+        "docker run --network backend api",
+        "docker: Error response from daemon: network backend not found.",
+        "docker network create backend && docker run --network backend api",
+    ),
+    T("docker logs web", "Error response from daemon: No such container: web", "docker ps -a"),
+    T(
+        "ssh me@host",
+        "Received disconnect from 10.0.0.5 port 22:2: Too many authentication failures",
+        "ssh -o IdentitiesOnly=yes me@host",
+    ),
+    T(
+        "curl https://internal.local/api",
+        "curl: (60) SSL certificate problem: self-signed certificate\nMore details here: https://curl.se/docs/sslcerts.html",
+        "curl -k https://internal.local/api",
+    ),
+    T(
+        "pip install flask",
+        "Could not fetch URL https://pypi.org/simple/flask/: There was a problem confirming the ssl certificate: HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/flask/ (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed')))",
+        "pip install flask --trusted-host pypi.org --trusted-host files.pythonhosted.org",
+    ),
+    T(
+        "./run.sh",
+        "/usr/bin/env: 'bash\r': No such file or directory",
+        "sed -i 's/\\r$//' ./run.sh && ./run.sh",
+    ),
+    T(
+        "mvn package",
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.8.1:compile (default-compile) on project app: Fatal error compiling: invalid target release: 17 -> [Help 1]",
+        "sudo apt install openjdk-17-jdk",
+    ),
+    T(
+        "./gradlew build",
+        "Error: Could not find or load main class org.gradle.wrapper.GradleWrapperMain\nCaused by: java.lang.ClassNotFoundException: org.gradle.wrapper.GradleWrapperMain",
+        "gradle wrapper && ./gradlew build",
+    ),
+]
