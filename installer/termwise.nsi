@@ -209,6 +209,9 @@ Section "${APP} (required)" SecCore
   SectionIn RO
   !insertmacro CloseRunning "${TRAY_EXE}"
   !insertmacro CloseRunning "${CLI_EXE}"
+  ; PyInstaller's _internal folder is ours alone: clear it, so an upgrade leaves no
+  ; libraries of the old version behind.
+  RMDir /r "$INSTDIR\_internal"
   !insertmacro TERMWISE_INSTALL_FILES
   SetOutPath "$INSTDIR"
   WriteUninstaller "$INSTDIR\uninstall.exe"
@@ -338,6 +341,7 @@ Section "un.${APP}" UnSecCore
   !insertmacro RemovePathEntry "un."
 
   !insertmacro TERMWISE_UNINSTALL_FILES
+  RMDir /r "$INSTDIR\_internal"  ; files an older version left there
   Delete "$INSTDIR\uninstall.exe"
   RMDir "$INSTDIR"
 

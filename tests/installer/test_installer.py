@@ -142,6 +142,8 @@ def journey(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         prefix.run(str(setup_exe), "/S")
         steps["installed"] = snapshot(prefix)
 
+        stale = prefix.user_dir / INSTALL_DIR / "_internal" / "old-version.dll"
+        stale.write_bytes(b"left by an older version")
         tray = rf"C:\users\{prefix.user_name}\AppData\Local\Programs\Termwise\TermwiseTray.exe"
         running = prefix.start(tray)
         try:
@@ -213,6 +215,13 @@ def test_reinstall_closes_a_running_tray(journey):
     s = journey["reinstalled"]
     assert s.tray_closed
     assert s.has(f"{INSTALL_DIR}/TermwiseTray.exe")
+
+
+def test_upgrade_clears_libraries_of_the_old_version(journey):
+    """Files an older version left in _internal do not survive an upgrade."""
+    s = journey["reinstalled"]
+    assert not s.has(f"{INSTALL_DIR}/_internal/old-version.dll")
+    assert s.has(f"{INSTALL_DIR}/_internal/termwise/resources/config.yaml")
 
 
 def test_reinstall_drops_deselected_parts_and_does_not_duplicate_path(journey):
