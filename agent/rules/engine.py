@@ -27,18 +27,21 @@ class Rule:
     func: RuleFunc
     explanation: str
     priority: int
+    on_success: bool = False  # also useful when the command exited 0 (a warning, not an error)
 
 
 RULES: list[Rule] = []
 
 
-def rule(name: str, explanation: str, priority: int = 50) -> Callable[[RuleFunc], RuleFunc]:
+def rule(
+    name: str, explanation: str, priority: int = 50, on_success: bool = False
+) -> Callable[[RuleFunc], RuleFunc]:
     """Register a rule function under `name` with a one-line default explanation."""
 
     def wrap(func: RuleFunc) -> RuleFunc:
         if any(r.name == name for r in RULES):
             raise ValueError(f"duplicate rule name {name!r}")
-        RULES.append(Rule(name, func, explanation, priority))
+        RULES.append(Rule(name, func, explanation, priority, on_success))
         return func
 
     return wrap
@@ -180,7 +183,12 @@ def clean_output(text: str) -> str:
 
 
 def _run(case: Case) -> Iterator[tuple[int, int, int, Suggestion]]:
+    # POSIX exit codes are reliable: a command that exited 0 did not fail, whatever it printed
+    # (PowerShell reports cmdlet errors with varying codes, so it gets no such shortcut).
+    succeeded = case.exit_code == 0 and case.posix
     for order, r in enumerate(RULES):
+        if succeeded and not r.on_success:
+            continue
         try:
             produced = list(r.func(case))
         except Exception as exc:  # a broken rule must not hide the others' answers

@@ -93,7 +93,12 @@ def libgl(c: Case) -> list[str]:
     return ["pip install opencv-python-headless", "sudo apt install libgl1"]
 
 
-@rule("pip_scripts_not_on_path", "pip installed the command into a folder not on PATH.", priority=9)
+@rule(
+    "pip_scripts_not_on_path",
+    "pip installed the command into a folder not on PATH.",
+    priority=9,
+    on_success=True,
+)
 def scripts_path(c: Case) -> list[str]:
     m = c.search(r"installed in '([^']+)' which is not on PATH")
     if not m:

@@ -107,3 +107,32 @@ def test_segments_respect_quotes() -> None:
 def test_output_is_cleaned_of_colours_and_carriage_returns() -> None:
     """Colour codes and progress-bar rewrites do not reach the rules."""
     assert clean_output("\x1b[31mfatal:\x1b[0m x\r\n10%\r100%\n") == "fatal: x\n100%\n"
+
+
+def test_successful_posix_commands_get_no_error_fixes() -> None:
+    """grep finding the words 'Permission denied' in a log (exit 0) is not a permission problem."""
+    got = suggest_fixes(
+        "grep -r 'Permission denied' /var/log/app", "/var/log/app/x.log: Permission denied (13)", 0
+    )
+    assert got == []
+    # ...but the same text from a failed command is.
+    got = suggest_fixes("cat /var/log/secure", "cat: /var/log/secure: Permission denied", 1)
+    assert got[0].command == "sudo cat /var/log/secure"
+
+
+def test_warnings_on_success_still_help() -> None:
+    """A successful pip install that left its script off PATH still gets the PATH fix."""
+    out = "  WARNING: The script black is installed in '/home/me/.local/bin' which is not on PATH."
+    got = suggest_fixes("pip install --user black", out, 0)
+    assert got and got[0].command == 'export PATH="/home/me/.local/bin:$PATH"'
+
+
+def test_powershell_errors_count_even_with_exit_code_zero() -> None:
+    """PowerShell cmdlet errors may come with exit code 0; they are still fixed."""
+    got = suggest_fixes(
+        "ls -la",
+        "Get-ChildItem : A parameter cannot be found that matches parameter name 'la'.",
+        0,
+        "powershell",
+    )
+    assert got and got[0].command == "Get-ChildItem -Force"
