@@ -184,8 +184,8 @@ def clean_output(text: str) -> str:
 
 def _run(case: Case) -> Iterator[tuple[int, int, int, Suggestion]]:
     # POSIX exit codes are reliable: a command that exited 0 did not fail, whatever it printed
-    # (PowerShell reports cmdlet errors with varying codes, so it gets no such shortcut).
-    succeeded = case.exit_code == 0 and case.posix
+    # (not so for pipelines, whose status is the last stage's, nor for PowerShell cmdlets).
+    succeeded = case.exit_code == 0 and case.posix and len(sh.segments(case.script)) == 1
     for order, r in enumerate(RULES):
         if succeeded and not r.on_success:
             continue

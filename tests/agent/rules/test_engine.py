@@ -136,3 +136,11 @@ def test_powershell_errors_count_even_with_exit_code_zero() -> None:
         "powershell",
     )
     assert got and got[0].command == "Get-ChildItem -Force"
+
+
+def test_a_pipeline_exit_code_does_not_hide_the_failure() -> None:
+    """`cmd | tee log` exits 0 even when cmd failed: its errors are still fixed."""
+    got = suggest_fixes(
+        "python app.py | tee run.log", "ModuleNotFoundError: No module named 'yaml'", 0
+    )
+    assert got and got[0].command == "pip install pyyaml"
