@@ -122,6 +122,7 @@ def test_every_check_reports_a_status_and_failures_carry_a_fix():
         "Hotkey backend",
         "PTY backend",
         "Shells",
+        "termwise on PATH",
         "Terminal launcher",
         "Keyring",
         "Clipboard",
@@ -316,3 +317,28 @@ def test_frozen_tray_runs_its_console_sibling_for_child_checks(tmp_path: Path, m
     assert self_command() == [str(tmp_path / "termwise.exe")]
     monkeypatch.setattr(sys, "platform", "linux")
     assert self_command() == [str(tmp_path / "TermwiseTray.exe")]
+
+
+def test_termwise_missing_from_path_is_a_warning(tmp_path: Path):
+    """Without `termwise` on PATH, doctor says terminals cannot call it and how to fix that."""
+    path = os.pathsep.join(
+        d
+        for d in os.environ["PATH"].split(os.pathsep)
+        if not any((Path(d) / n).exists() for n in ("termwise", "termwise.exe"))
+    )
+    _, data = report(env_extra={"PATH": path})
+    (line,) = lines(data, "termwise on PATH")
+    assert line["status"] == "warn"
+    assert "not on PATH" in line["detail"] and "add this installation's folder" in line["fix"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX stand-in script")
+def test_other_termwise_first_on_path_is_a_warning(tmp_path: Path):
+    """An older `termwise` shadowing this one on PATH is pointed out."""
+    other = tmp_path / "termwise"
+    other.write_text("#!/bin/sh\necho old\n")
+    other.chmod(0o755)
+    _, data = report(env_extra={"PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"})
+    (line,) = lines(data, "termwise on PATH")
+    assert line["status"] == "warn"
+    assert f"`termwise` on PATH is {other}, another installation" in line["detail"]

@@ -16,6 +16,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("Hotkey backend", system.check_hotkey),
     ("PTY backend", system.check_pty),
     ("Shells", system.check_shells),
+    ("termwise on PATH", system.check_command_on_path),
     ("Terminal launcher", system.check_terminal),
     ("Keyring", system.check_keyring),
     ("Clipboard", system.check_clipboard),

@@ -208,3 +208,29 @@ def check_keyring(ctx: DoctorContext) -> CheckResult:
             "uninstall keyrings.alt and use the system keyring",
         )
     return ok(name, label)
+
+
+def check_command_on_path(ctx: DoctorContext) -> CheckResult:
+    """`termwise` typed in a terminal should be this installation, not an older one."""
+    name = "termwise on PATH"
+    from termwise.tray.selfcmd import termwise_program
+
+    mine = termwise_program()
+    found = shutil.which("termwise", path=ctx.env.get("PATH", os.defpath))
+    if found is None:
+        where = f" ({os.path.dirname(mine)})" if mine else ""
+        return warn(
+            name,
+            "`termwise` is not on PATH: terminals cannot run it by name",
+            f"add this installation's folder{where} to PATH (the Windows installer's "
+            "PATH component does it)",
+        )
+    if mine and os.path.normcase(os.path.realpath(found)) != os.path.normcase(
+        os.path.realpath(mine)
+    ):
+        return warn(
+            name,
+            f"`termwise` on PATH is {found}, another installation than this one ({mine})",
+            "remove the other installation or put this one first on PATH",
+        )
+    return ok(name, found)
