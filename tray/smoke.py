@@ -57,7 +57,6 @@ def check_resources() -> str:
 
 def check_qt() -> str:
     """Load QtWidgets and a platform plugin; a freeze without plugins fails right here."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
         import PySide6
         from PySide6.QtGui import QGuiApplication
