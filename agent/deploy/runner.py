@@ -230,6 +230,8 @@ class PlanRunner:
         self._emit("check" if is_check else "command", step.number, command)
         self._busy.set()
         try:
+            if self._stop.is_set():  # stop() came before the command: do not type it
+                raise RunStopped("stopped by the user")
             result = self.session.run(command, self.step_timeout)
         except SessionLost as exc:
             self._end_step(index, "failed", str(exc))

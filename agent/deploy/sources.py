@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -222,12 +223,14 @@ class GitHubReader:
             elif headers.get("Retry-After"):
                 when = f" for {headers['Retry-After']} s"
             hint = (
-                "" if self.token else "; a token raises the limit: termwise config set-key github"
+                ""
+                if self.token
+                else "; a token raises the limit (GITHUB_TOKEN or termwise config set-key github)"
             )
             return SourceError(f"GitHub's rate limit is used up{when}{hint}")
         if exc.code == 401:
             return SourceError(
-                "GitHub refused the token (401); store a new one: termwise config set-key github"
+                "GitHub refused the token (401); set a new GITHUB_TOKEN or termwise config set-key github"
             )
         if exc.code == 403:
             return SourceError(f"GitHub refused access to {path} (403)")
@@ -244,7 +247,7 @@ class GitHubReader:
                 private = (
                     ""
                     if self.token
-                    else " (a private one needs a token: termwise config set-key github)"
+                    else " (a private one needs a token: GITHUB_TOKEN or termwise config set-key github)"
                 )
                 raise SourceError(f"repository {slug} not found or private{private}") from exc
             raise
@@ -280,6 +283,20 @@ class GitHubReader:
                 text = self._get(path, raw=True).decode("utf-8", "replace")
                 snap.files[name] = _truncate(text, MANIFEST_LIMIT)
         return snap
+
+
+TOKEN_ENV = ("GITHUB_TOKEN", "GH_TOKEN")
+
+
+def github_token(env: Mapping[str, str] | None = None) -> str | None:
+    """A GitHub token from GITHUB_TOKEN / GH_TOKEN or the keyring (service termwise, user github)."""
+    from termwise.agent.llm.keys import get_key
+
+    env = os.environ if env is None else env
+    for name in TOKEN_ENV:
+        if env.get(name):
+            return env[name]
+    return get_key("github", "", env)[0]
 
 
 def fetch_repository(

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,7 @@ from termwise.agent.paths import resolve_paths
 
 from tests.support.github_server import FakeGitHub
 from tests.support.llm_server import LlmServer
-from tests.tray.serve_support import ServeProcess, serve_fixture, termwise
+from tests.tray.serve_support import TERMWISE, ServeProcess, serve_fixture, termwise
 
 PLAN = (
     '{"step": 1, "title": "Make the output folder", "why": "the app writes there", '
@@ -176,3 +179,65 @@ def test_run_refuses_its_own_session(tmp_path: Path, llm_server: LlmServer) -> N
     env = model_env(llm_server, TERMWISE_SESSION="7")
     result = termwise("deploy", str(project(tmp_path)), "--run", "--session", "7", env=env)
     assert result.returncode == 2 and "session this command runs in" in result.stderr
+
+
+@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+def test_ctrl_c_stops_the_run_cleanly(
+    serve: ServeProcess, tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """SIGINT while a step runs: Ctrl+C reaches the session, the run ends stopped, exit 130."""
+    llm_server.reply(
+        '{"title": "Wait", "commands": ["sleep 30"]}\n{"title": "After", "commands": ["echo after"]}\n'
+    )
+    proc = subprocess.Popen(
+        [
+            *TERMWISE,
+            "deploy",
+            str(project(tmp_path)),
+            "--json",
+            "--run",
+            "--yes-safe",
+            "--shell",
+            "bash",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=model_env(llm_server),
+    )
+    try:
+        assert proc.stdout is not None
+        seen: list[dict[str, Any]] = []
+        for line in proc.stdout:
+            seen.append(json.loads(line))
+            if seen[-1].get("kind") == "command":
+                break
+        session = next(e["text"] for e in seen if e["event"] == "note" and "session" in e["text"])
+        session_id = session.split("session ")[1].split(" ")[0]
+        pid = next(s["pid"] for s in serve.client.sessions() if s["id"] == session_id)
+        deadline = time.monotonic() + 10
+        while "sleep" not in child_commands(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)  # Ctrl+C must come while the sleep really runs
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    assert proc.returncode == 130, err
+    finished = [json.loads(line) for line in out.splitlines() if line.strip()][-1]
+    assert finished["event"] == "finished" and finished["outcome"].startswith("stopped")
+    assert "Traceback" not in err
+    last = serve.client.context(session_id, 1)[-1]
+    assert last["command"] == "sleep 30" and last["exit_code"] == 130
+    assert "echo after" not in Path(finished["log"]).read_text()
+
+
+def child_commands(pid: int) -> list[str]:
+    """Names of a process's children (Linux /proc)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [Path(f"/proc/{c}/comm").read_text().strip() for c in children]
+    except OSError:
+        return []

@@ -23,7 +23,6 @@ EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3
 EXIT_INTERRUPTED = 130
 SHELL_CHOICES = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
-TOKEN_ENV = ("GITHUB_TOKEN", "GH_TOKEN")
 ASK_POLL = 0.2  # the main thread wakes this often while the run works (Ctrl+C on Windows)
 
 
@@ -67,17 +66,6 @@ def _config(paths: Paths) -> Config:
     for problem in result.problems:
         print(f"termwise: config: {problem}", file=sys.stderr)
     return result.config
-
-
-def github_token(env: Any = None) -> str | None:
-    """A GitHub token from GITHUB_TOKEN / GH_TOKEN or the keyring (service termwise, user github)."""
-    from termwise.agent.llm.keys import get_key
-
-    env = os.environ if env is None else env
-    for name in TOKEN_ENV:
-        if env.get(name):
-            return str(env[name])
-    return get_key("github", "", env)[0]
 
 
 def cmd_deploy(args: argparse.Namespace) -> int:
@@ -132,7 +120,7 @@ def _deploy(
     from termwise.agent.cancel import CancelToken
     from termwise.agent.context import memory_lookup
     from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
-    from termwise.agent.deploy.sources import classify_target, fetch_repository
+    from termwise.agent.deploy.sources import classify_target, fetch_repository, github_token
     from termwise.agent.llm.factory import make_client
     from termwise.agent.probe import probe_environment
     from termwise.tray.shells import default_shell
