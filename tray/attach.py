@@ -179,6 +179,25 @@ if sys.platform == "win32":
             _k32.SetConsoleCP(old_cp)
             _k32.SetConsoleOutputCP(old_out_cp)
 
+    _user32 = ctypes.WinDLL("user32", use_last_error=True)
+    _k32.GetConsoleWindow.restype = wintypes.HWND
+    _k32.GetConsoleWindow.argtypes = []
+    _user32.GetAncestor.restype = wintypes.HWND
+    _user32.GetAncestor.argtypes = [wintypes.HWND, wintypes.UINT]
+    GA_ROOTOWNER = 3
+
+    def own_window() -> dict[str, int]:
+        """The window the user sees this console in: the root owner of its console window.
+
+        Under Windows Terminal the console window is a hidden pseudo-console window
+        owned by the terminal's window, which is what the foreground check sees.
+        """
+        hwnd = _k32.GetConsoleWindow()
+        if not hwnd:
+            return {"pid": os.getpid()}
+        root = _user32.GetAncestor(hwnd, GA_ROOTOWNER) or hwnd
+        return {"pid": os.getpid(), "console_window": int(root)}
+
     def _read_console(size: int) -> bytes:
         handle = _k32.GetStdHandle(STD_INPUT_HANDLE)
         buf = ctypes.create_string_buffer(size)
@@ -251,6 +270,10 @@ else:
     import signal
     import termios
     import tty
+
+    def own_window() -> dict[str, int]:
+        """Our pid: the host finds the terminal window among our ancestors."""
+        return {"pid": os.getpid()}
 
     @contextmanager
     def raw_terminal(in_fd: int, out_fd: int) -> Iterator[None]:
@@ -358,6 +381,7 @@ def run_attach(
         fields: dict[str, Any] = {"session": session_id}
         if size is not None:
             fields.update(rows=size[0], cols=size[1])
+        fields["window"] = own_window()
         info = channel.request("attach", **fields)["session"]
         with raw_terminal(in_fd, out_fd):
             outcome = relay(channel, in_fd, out_fd, size)

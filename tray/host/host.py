@@ -7,8 +7,10 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from termwise.tray.foreground import ClientWindow, Foreground, ForegroundProbe, platform_probe
+from termwise.tray.foreground.match import AttachedClient, most_recent, sessions_in
 from termwise.tray.host.errors import SessionStartFailed, UnknownSession
 from termwise.tray.host.events import ActiveChanged, HostEvent, SessionStarted
 from termwise.tray.host.session import Session
@@ -37,6 +39,7 @@ class SessionHost:
         clock: Callable[[], float] = time.time,
         termination: TerminationPolicy = DEFAULT_TERMINATION,
         base_env: Mapping[str, str] | None = None,
+        foreground: ForegroundProbe | Literal["platform"] | None = "platform",
     ) -> None:
         self.config = config
         self.paths = paths
@@ -48,6 +51,15 @@ class SessionHost:
         self._next_id = 1
         self._active_id: str | None = None
         self._subscribers: tuple[Subscriber, ...] = ()
+        # Which session is active: the foreground window's, else the last to get input.
+        self._probe: ForegroundProbe | Literal["platform"] | None = foreground
+        self._clients: dict[int, AttachedClient] = {}
+        self._next_client = 0
+        self._seq = 0  # orders inputs and foreground sightings
+        self._input_seq: dict[str, int] = {}
+        self._focus: tuple[str, int] | None = None  # last session seen in the foreground
+        self._own_pid = os.getpid()
+        self._input_newest = True  # no foreground sighting since the last input was ordered
 
     # sessions ------------------------------------------------------------------------
     def create(
@@ -130,24 +142,91 @@ class SessionHost:
 
     # the active session ------------------------------------------------------------------
     def active(self) -> Session | None:
-        """The session that last received input; else the newest one still running."""
+        """The session in the foreground window, else the last to get input, else the newest.
+
+        Among several sessions in the foreground window (tabs) the one that last got
+        input wins. While one of this process's own windows is in front (the overlay),
+        the session seen in the foreground before stays active unless input (or
+        `set_active`, e.g. Tab in the overlay) came later.
+        """
+        # No client has told us its window: nothing to match, so don't ask the display.
+        foreground = self._foreground() if self._clients else None
         with self._lock:
-            if self._active_id is not None:
-                session = self._sessions.get(self._active_id)
-                if session is not None and session.alive:
-                    return session
+            if foreground is not None:
+                if foreground.pid == self._own_pid:
+                    chosen = self._focus_or_input()
+                else:
+                    alive = [c for c in self._clients.values() if self._is_alive(c.session_id)]
+                    chosen = most_recent(sessions_in(foreground, alive), self._input_seq)
+                    if chosen is not None:
+                        self._seq += 1
+                        self._focus = (chosen, self._seq)
+                        self._input_newest = False
+                if chosen is not None and self._is_alive(chosen):
+                    return self._sessions[chosen]
+            if self._active_id is not None and self._is_alive(self._active_id):
+                return self._sessions[self._active_id]
             for session in reversed(self._sessions.values()):
                 if session.alive:
                     return session
         return None
 
+    def _is_alive(self, session_id: str) -> bool:
+        session = self._sessions.get(session_id)
+        return session is not None and session.alive
+
+    def _focus_or_input(self) -> str | None:
+        """The later of: the last session seen in the foreground, the last to get input."""
+        if self._focus is None:
+            return self._active_id
+        focus_id, focus_seq = self._focus
+        if self._active_id is not None and self._input_seq.get(self._active_id, -1) > focus_seq:
+            return self._active_id
+        return focus_id
+
+    def _foreground(self) -> Foreground | None:
+        probe = self._probe
+        if probe == "platform":
+            probe = self._probe = platform_probe()  # created on first use, never at import
+        if probe is None:
+            return None
+        try:
+            return probe.foreground()
+        except Exception as exc:  # a probe must not cost the hotkey its answer
+            log.debug("foreground probe failed: %s", exc)
+            return None
+
     def set_active(self, session_id: str) -> None:
-        if session_id == self._active_id:
+        """`session_id` got input (typed, sent, or chosen in the overlay)."""
+        if session_id == self._active_id and self._input_newest:
             return  # the common case: every keystroke of the same client
         session = self.get(session_id)
         with self._lock:
+            changed = session_id != self._active_id
             self._active_id = session_id
-        self._emit(ActiveChanged(session))
+            self._seq += 1
+            self._input_seq[session_id] = self._seq
+            self._input_newest = True
+        if changed:
+            self._emit(ActiveChanged(session))
+
+    def attach_window(self, session_id: str, window: ClientWindow) -> Callable[[], None]:
+        """Remember that a client shows `session_id` in `window`; returns the forget call."""
+        if window.pid is None and window.console_window is None:
+            return _nothing
+        client = AttachedClient.of(session_id, window)
+        with self._lock:
+            key = self._next_client
+            self._next_client += 1
+            self._clients[key] = client
+        # Start the probe now (its first answer loads libraries, connects), not on the hotkey.
+        self._foreground()
+
+        def forget() -> None:
+            with self._lock:
+                self._clients.pop(key, None)
+
+        return forget
 
     # events -----------------------------------------------------------------------------
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
@@ -170,6 +249,9 @@ class SessionHost:
 
     def shutdown(self) -> None:
         """End every running session (in parallel, each with the named policy)."""
+        probe, self._probe = self._probe, None
+        if probe is not None and probe != "platform":
+            probe.close()
         alive = [s for s in self.list() if s.alive]
         threads = [
             threading.Thread(target=s.terminate, args=(self.termination,), daemon=True)
@@ -180,3 +262,7 @@ class SessionHost:
         for thread in threads:
             thread.join(30.0)
         log.info("host: shut down %d session(s)", len(alive))
+
+
+def _nothing() -> None:
+    pass

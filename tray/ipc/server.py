@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from termwise.tray.errors import TrayError
+from termwise.tray.foreground import ClientWindow
 from termwise.tray.host.errors import SessionEnded
 from termwise.tray.ipc import auth, transport
 from termwise.tray.ipc.protocol import (
@@ -308,9 +309,11 @@ class IpcServer:
             sink.join(5.0)
             return
         log.info("ipc: client attached to session %s", session.id)
+        forget = self.host.attach_window(session.id, client_window(request))
         try:
             self._relay_input(reader, session, sink)
         finally:
+            forget()
             detach()
             sink.finish()  # also when the connection broke: the writer thread must end
             log.info("ipc: client detached from session %s", session.id)
@@ -339,6 +342,18 @@ class IpcServer:
                 return
             else:
                 raise ProtocolError(f"unknown op {op!r} on an attached connection")
+
+
+def client_window(request: dict[str, Any]) -> ClientWindow:
+    """What an attach request says about the client's terminal window (bad values ignored)."""
+    window = request.get("window")
+    if not isinstance(window, dict):
+        return ClientWindow()
+    values = {k: window.get(k) for k in ("pid", "console_window")}
+    clean = {
+        k: v for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool) and v > 0
+    }
+    return ClientWindow(pid=clean.get("pid"), console_window=clean.get("console_window"))
 
 
 def _opt_str(request: dict[str, Any], key: str) -> str | None:
