@@ -138,6 +138,8 @@ def test_second_step_fails_and_the_models_fix_completes_the_run(
     positions = [log.index(s) for s in order]
     assert positions == sorted(positions)
     assert "10 out/config.txt" in log
+    logged = [line[2:] for line in log.splitlines() if line.startswith("$ ")]
+    assert logged == [b.command for b in h.session.blocks()], "the log lists exactly what ran"
     assert h.plan_file.read_text() == plan_markdown(plan)
     kinds = [e.kind for e in h.events]
     assert kinds.count("step") == 3 and kinds[-1] == "finished"

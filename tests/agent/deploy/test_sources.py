@@ -122,3 +122,14 @@ def test_bare_name_is_labelled_as_knowledge():
 )
 def test_targets_are_classified(target: str, kind: str, tmp_path: Path):
     assert classify_target(target, cwd=tmp_path)[0] == kind
+
+
+def test_token_comes_from_the_environment_or_the_keyring(memory_keyring) -> None:
+    """GITHUB_TOKEN wins; otherwise the keyring entry termwise/github; otherwise none."""
+    from termwise.agent.deploy.sources import github_token
+
+    assert github_token({}) is None
+    memory_keyring.set_password("termwise", "github", "from-keyring")
+    assert github_token({}) == "from-keyring"
+    assert github_token({"GITHUB_TOKEN": "from-env"}) == "from-env"
+    assert github_token({"GH_TOKEN": "gh"}) == "gh"
