@@ -127,8 +127,14 @@ class PlanRunner:
         self._emit("status", None, "resumed")
 
     def skip(self) -> None:
+        """Skip the current step (a command still running gets Ctrl+C), or the next one."""
         self._skip.set()
         self._running.set()
+        if self._busy.is_set():
+            try:
+                self.session.interrupt()
+            except Exception:  # the session may be gone; skipping must still work
+                pass
 
     def stop(self, interrupt: bool = True) -> None:
         """End the run; with `interrupt`, also press Ctrl+C on a command still running."""
@@ -170,54 +176,69 @@ class PlanRunner:
     def _run_step(self, index: int, step: Step) -> None:
         state = self.states[index]
         state.status = "running"
-        self._skip.clear()
         self._emit("step", step.number, step.title)
         self._log(f"\n## Step {step.number}: {step.title}\n")
-        for command in step.commands:
-            if not self._run_with_repair(index, step, command):
+        try:
+            for command in step.commands:
+                if not self._run_with_repair(index, step, command):
+                    return
+            if step.check and not self._run_with_repair(index, step, step.check, is_check=True):
                 return
-        if step.check and not self._run_with_repair(index, step, step.check, is_check=True):
-            return
-        state.status = "done"
-        self._emit("status", step.number, "done")
+            state.status = "done"
+            self._emit("status", step.number, "done")
+        finally:
+            # Cleared at the end, so Skip pressed between steps (or while paused) skips the next.
+            self._skip.clear()
 
     def _run_with_repair(
         self, index: int, step: Step, command: str, is_check: bool = False
     ) -> bool:
-        """Run a command; on failure ask for fixes (bounded). False when the step ended early."""
+        """Run a command; on failure ask for fixes (bounded per step). False: the step ended early.
+
+        A fix replaces a failed command; for a failed check, the fix runs and then the
+        check runs again, since the check is what says the step worked.
+        """
         state = self.states[index]
         attempt_command = command
-        repairs = 0
         while True:
             self._gate()
             if self._skip.is_set():
                 return self._end_step(index, "skipped", "skipped by the user")
-            result = self._approved_run(index, step, attempt_command, is_check)
+            result = self._approved_run(
+                index, step, attempt_command, is_check and attempt_command == command
+            )
             if result is None:
-                return False  # denied or timed out; _approved_run ended the step
+                return False  # denied; _approved_run ended the step
+            if self._skip.is_set():
+                return self._end_step(index, "skipped", "skipped by the user")
             if result.exit_code == 0:
+                if is_check and attempt_command != command:
+                    attempt_command = command
+                    continue
                 return True
             reason = self.loop.observe(result.command, result.output, result.exit_code)
             if reason:
                 self._end_step(index, "failed", reason)
                 raise RunStopped(f"loop detected: {reason}")
-            if self.fixer is None or repairs >= self.max_repairs:
+            if self.fixer is None or state.attempts >= self.max_repairs:
                 why = f"`{attempt_command}` exited {result.exit_code}"
-                if repairs:
-                    why += f" after {repairs} repair attempt(s)"
+                if state.attempts:
+                    why += f" after {state.attempts} repair attempt(s)"
                 self._end_step(index, "failed", why)
                 raise RunStopped(f"step {step.number} failed: {why}")
-            repairs += 1
-            state.attempts = repairs
+            state.attempts += 1
             self._emit(
-                "status", step.number, f"asking for a fix (attempt {repairs} of {self.max_repairs})"
+                "status",
+                step.number,
+                f"asking for a fix (attempt {state.attempts} of {self.max_repairs})",
             )
             fix = self.fixer(step, result)
+            self._gate()  # a stop while the model thought ends here, before the fix is typed
             if not fix:
                 self._end_step(index, "failed", "no fix was offered")
                 raise RunStopped(f"step {step.number} failed and no fix was offered")
             self._emit("repair", step.number, fix)
-            self._log(f"- repair {repairs}: `{fix}`\n")
+            self._log(f"- repair {state.attempts}: `{fix}`\n")
             attempt_command = fix
 
     def _approved_run(
@@ -242,6 +263,10 @@ class PlanRunner:
             self._log_result(command, result)
             self._end_step(index, "failed", "stopped by the user while it ran")
             raise RunStopped("stopped by the user")
+        if result is None and self._skip.is_set():
+            self._log_result(command, result)
+            self._end_step(index, "skipped", "skipped by the user while it ran")
+            return None
         if result is None:
             self._end_step(
                 index, "failed", f"`{command}` did not finish in {self.step_timeout:.0f} s"

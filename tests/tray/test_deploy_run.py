@@ -203,3 +203,42 @@ def test_pause_and_stop_from_another_thread(
     assert [s.status for s in h.runner.states][1] == "pending"
     block = h.session.last_block()
     assert block is not None and block.command == "sleep 30" and block.exit_code == 130
+
+
+def test_a_failed_check_is_repaired_and_checked_again(
+    host: SessionHost, tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """When the check fails, the fix runs and then the check runs again and decides."""
+    plan = Plan(target=str(tmp_path), name="check", shell="bash")
+    plan.steps = [Step(1, "Prepare", commands=["true"], check="test -f ready.txt")]
+    llm_server.reply('{"command": "touch ready.txt", "explanation": "the check wants it"}\n')
+    h = Harness(host, tmp_path, llm_server, plan)
+    assert h.runner.run() == "completed"
+    assert [b.command for b in h.session.blocks()] == [
+        "true",
+        "test -f ready.txt",
+        "touch ready.txt",
+        "test -f ready.txt",
+    ]
+    assert h.runner.states[0].status == "done" and h.runner.states[0].attempts == 1
+    checks = [e.text for e in h.events if e.kind == "check"]
+    assert checks == ["test -f ready.txt", "test -f ready.txt"]
+
+
+def test_skip_interrupts_the_running_command_and_the_run_goes_on(
+    host: SessionHost, tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """Skip during a long command presses Ctrl+C, marks the step skipped and runs the next one."""
+    plan = Plan(target=str(tmp_path), name="skip", shell="bash")
+    plan.steps = [Step(1, "Wait", commands=["sleep 30"]), Step(2, "Next", commands=["echo next"])]
+    h = Harness(host, tmp_path, llm_server, plan)
+    done: list[str] = []
+    worker = threading.Thread(target=lambda: done.append(h.runner.run()))
+    worker.start()
+    assert poll(lambda: "sleep" in child_commands(h.session.pid)), "sleep never started"
+    h.runner.skip()
+    worker.join(15)
+    assert done == ["completed"]
+    assert [s.status for s in h.runner.states] == ["skipped", "done"]
+    assert [b.command for b in h.session.blocks()] == ["sleep 30", "echo next"]
+    assert llm_server.requests == [], "a skipped command is not sent for repair"
