@@ -307,6 +307,7 @@ class DeployWindow(QWidget):
         from termwise.agent.approvals import ApprovalStore
         from termwise.agent.deploy.fixer import StepFixer, chain
         from termwise.agent.deploy.planner import default_classify
+        from termwise.agent.redact import redact
 
         assert self.session_factory is not None
         bridge = self.bridge
@@ -326,6 +327,7 @@ class DeployWindow(QWidget):
                 step_timeout=self.config.deploy.step_timeout,
                 log_file=log_path_for(self.plan_file) if self.plan_file else None,
                 on_event=chain(bridge.emit_run_event, fixer.observe if fixer else None),
+                scrub=lambda text: redact(text, self.config.privacy.patterns).text,
             )
             self.runner = runner
             if self._stop_requested:

@@ -12,6 +12,7 @@ from typing import Literal, Protocol
 from termwise.agent.deploy.loop import LoopDetector
 from termwise.agent.deploy.plan import Plan, Step
 from termwise.agent.errors import AgentError
+from termwise.agent.redact import redact
 from termwise.agent.types import Verdict
 
 Choice = Literal["once", "session", "always", "deny"]
@@ -75,6 +76,10 @@ class RunStopped(Exception):
     """Raised inside the runner to unwind when the user stops or a loop is detected."""
 
 
+def _redact(text: str) -> str:
+    return redact(text).text
+
+
 def _tail(text: str, lines: int = OUTPUT_TAIL_LINES) -> str:
     return "\n".join(text.rstrip().splitlines()[-lines:])
 
@@ -96,6 +101,7 @@ class PlanRunner:
         log_file: Path | None = None,
         on_event: Callable[[RunEvent], None] | None = None,
         ask_safe: bool = False,
+        scrub: Callable[[str], str] | None = None,
     ) -> None:
         self.plan = plan
         self.session = session
@@ -108,6 +114,7 @@ class PlanRunner:
         self.log_file = log_file
         self.on_event = on_event
         self.ask_safe = ask_safe  # also ask before safe commands (a careful first run)
+        self.scrub = scrub or _redact  # secrets a command printed stay out of the log file
         self.states = [StepState() for _ in plan.steps]
         self.loop = LoopDetector()
         self.outcome = "not started"
@@ -321,4 +328,4 @@ class PlanRunner:
             return
         # Appended as it happens, so a crash leaves the log of what already ran.
         with self.log_file.open("a", encoding="utf-8") as fh:
-            fh.write(text)
+            fh.write(self.scrub(text))

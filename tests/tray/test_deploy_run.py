@@ -24,6 +24,7 @@ from termwise.tray.pty import TerminationPolicy
 
 from tests.support.llm_server import LlmServer
 
+SECRET = "AKIA" + "QWERTYUIOPASDFGH"
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 
 
@@ -173,7 +174,7 @@ def test_a_dangerous_step_waits_for_approval_and_is_skipped_when_denied(
     plan = Plan(target=str(tmp_path), name="danger", shell="bash")
     plan.steps = [
         Step(1, "Clean", commands=["rm -rf ./build-output"]),
-        Step(2, "Carry on", commands=["echo carried-on"]),
+        Step(2, "Carry on", commands=[f"echo carried-on {SECRET}"]),
     ]
     h = Harness(host, tmp_path, llm_server, plan)
     assert h.runner.run() == "completed"
@@ -182,6 +183,7 @@ def test_a_dangerous_step_waits_for_approval_and_is_skipped_when_denied(
     assert [s.status for s in h.runner.states] == ["skipped", "done"]
     assert "denied" in h.runner.states[0].detail
     assert "$ rm -rf" not in h.log and "carried-on" in h.log
+    assert SECRET not in h.log, "a secret a command printed stays out of the log file"
     assert not any(b.command.startswith("rm ") for b in h.session.blocks())
     assert llm_server.requests == []
 

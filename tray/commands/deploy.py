@@ -193,6 +193,7 @@ def _run(
     from termwise.agent.deploy.plan import log_path_for
     from termwise.agent.deploy.planner import default_classify
     from termwise.agent.deploy.runner import PlanRunner
+    from termwise.agent.redact import redact
     from termwise.tray.deploy_session import HostSessionPort
 
     session_id = args.session or str(host.create(shell=plan.shell, cwd=cwd)["id"])
@@ -219,6 +220,7 @@ def _run(
         log_file=log_file,
         on_event=chain(render.run_event, fixer.observe),
         ask_safe=not args.yes_safe,
+        scrub=lambda text: redact(text, config.privacy.patterns).text,
     )
     worker = threading.Thread(target=runner.run, name="deploy-run", daemon=True)
     worker.start()
