@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QBrush, QCloseEvent, QColor, QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -49,6 +49,7 @@ SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "wsl")
 COL_STEP, COL_WHAT, COL_RISK, COL_STATUS = range(4)
 FINAL = ("done", "failed", "skipped", "stopped")
 NO_MODEL = "a model is needed for the plan; add one in Settings"
+RISK_COLOURS = {"confirm": "#b7791f", "dangerous": "#c53030"}  # readable on light and dark
 
 
 def _default_client(config: Config) -> ClientFactory:
@@ -121,6 +122,7 @@ class DeployWindow(QWidget):
         self.tree.setColumnWidth(COL_STEP, 60)
         self.tree.setColumnWidth(COL_WHAT, 520)
         self.output = QPlainTextEdit(readOnly=True)
+        self.output.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.output.setMaximumBlockCount(5000)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -260,12 +262,14 @@ class DeployWindow(QWidget):
         for command, verdict in zip(step.commands, step.verdicts, strict=False):
             child = QTreeWidgetItem(["", f"$ {command}", verdict.level, ""])
             child.setToolTip(COL_RISK, "\n".join(verdict.reasons))
+            _colour(child, verdict.level)
             item.addChild(child)
             if verdict.level == "dangerous" or (verdict.level == "confirm" and worst == "safe"):
                 worst = verdict.level
         if step.check:
             item.addChild(QTreeWidgetItem(["", tr("check: {c}", c=step.check), "", ""]))
         item.setText(COL_RISK, worst)
+        _colour(item, worst)
         self.tree.addTopLevelItem(item)
         item.setExpanded(True)
 
@@ -405,6 +409,11 @@ class DeployWindow(QWidget):
         if self.mode != "idle":
             self.stop()
         super().closeEvent(event)
+
+
+def _colour(item: QTreeWidgetItem, level: str) -> None:
+    if level in RISK_COLOURS:
+        item.setForeground(COL_RISK, QBrush(QColor(RISK_COLOURS[level])))
 
 
 def open_deploy_window(
