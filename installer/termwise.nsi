@@ -94,8 +94,7 @@ VIAddVersionKey "LegalCopyright" "MIT licence"
 
 ; Write $1 to the open file handle $0 as UTF-8 (FileWrite would use the ANSI code
 ; page and mangle a user name outside it; Windows Terminal reads UTF-8).
-!macro _WriteUtf8 un
-Function ${un}WriteUtf8
+Function WriteUtf8
   Push $2
   Push $3
   System::Call 'kernel32::WideCharToMultiByte(i 65001, i 0, w r1, i -1, p 0, i 0, p 0, p 0) i .r2'
@@ -110,8 +109,6 @@ Function ${un}WriteUtf8
   Pop $3
   Pop $2
 FunctionEnd
-!macroend
-!insertmacro _WriteUtf8 ""
 
 ; Broadcast that the environment changed, so new Explorer/terminal windows see PATH.
 !macro BroadcastEnvironment
@@ -123,8 +120,10 @@ FunctionEnd
 !macro RemovePathEntry UN
   ReadRegStr $0 HKCU "${ENV_KEY}" "Path"
   StrLen $1 $0
+  ; A value this long may have come back cut (see the PATH section): leave it alone.
+  IntOp $2 ${NSIS_MAX_STRLEN} - 3
   ${If} $0 != ""
-  ${AndIf} $1 < ${NSIS_MAX_STRLEN}
+  ${AndIf} $1 < $2
     !if "${UN}" == "un."
       ${UnStrRep} $1 ";$0;" ";$INSTDIR;" ";"
     !else
@@ -240,6 +239,24 @@ Section "Add termwise to PATH" SecPath
   ; would come back cut, and writing it back would lose entries. Leave it alone then.
   ClearErrors
   ReadRegStr $0 HKCU "${ENV_KEY}" "Path"
+  ${If} ${Errors}
+    ; Either there is no PATH yet, or it is too long for NSIS to read at all; writing
+    ; would wipe it in the second case, so look for the value by name.
+    StrCpy $3 0
+    ${Do}
+      ClearErrors
+      EnumRegValue $4 HKCU "${ENV_KEY}" $3
+      ${If} ${Errors}
+      ${OrIf} $4 == ""
+        ${ExitDo}
+      ${EndIf}
+      ${If} $4 == "Path"
+        DetailPrint "Your PATH is too long to edit safely; add $INSTDIR to it yourself."
+        Goto path_done
+      ${EndIf}
+      IntOp $3 $3 + 1
+    ${Loop}
+  ${EndIf}
   StrLen $1 $0
   StrLen $2 "$INSTDIR"
   IntOp $1 $1 + $2

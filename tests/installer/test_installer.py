@@ -24,6 +24,7 @@ BUILD = ROOT / "installer" / "build.py"
 RUN = r"Software\Microsoft\Windows\CurrentVersion\Run"
 UNINSTALL = r"Software\Microsoft\Windows\CurrentVersion\Uninstall\Termwise"
 ORIGINAL_PATH = r"C:\tools;%USERPROFILE%\bin"
+LONG_PATH = ";".join(rf"C:\Program Files\Tool number {i:03d}\bin" for i in range(40))
 OTHER_DIR_NAME = "Términal-工具"  # no space: wine would quote /D=, which NSIS rejects
 
 pytestmark = [
@@ -167,6 +168,14 @@ def journey(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
 
         prefix.run(other + r"\uninstall.exe", "/S", "/PURGE=1")
         steps["purged"] = snapshot(prefix)
+
+        # NSIS reads at most 1023 characters of a value: a longer PATH must not be
+        # written back cut.
+        prefix.run(
+            "reg", "add", env_key, "/v", "Path", "/t", "REG_EXPAND_SZ", "/d", LONG_PATH, "/f"
+        )
+        prefix.run(str(setup_exe), "/S")
+        steps["long_path"] = snapshot(prefix)
         return steps
     finally:
         prefix.kill()
@@ -269,3 +278,11 @@ def test_purge_uninstall_also_deletes_user_data(journey):
     assert not any(f.lower().startswith("appdata/local/termwise/") for f in s.files)
     assert not any(OTHER_DIR_NAME.lower() in f.lower() for f in s.files)
     assert journey["elsewhere"].has(USER_DATA)
+
+
+def test_a_path_too_long_to_edit_safely_is_left_intact(journey):
+    """A user PATH longer than NSIS can hold is not cut short; the install still completes."""
+    s = journey["long_path"]
+    assert len(LONG_PATH) > 1100
+    assert s.value("Environment", "Path") == LONG_PATH
+    assert s.has(f"{INSTALL_DIR}/termwise.exe")
