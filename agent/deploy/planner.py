@@ -186,14 +186,19 @@ class Planner:
                 "secrets were replaced before asking the model: " + ", ".join(prompt.redacted)
             )
         broke = False
+        stream = self.client.stream_chat(prompt.messages, task="deploy", cancel=cancel)
         try:
-            for delta in self.client.stream_chat(prompt.messages, task="deploy", cancel=cancel):
+            for delta in stream:
                 yield from self._items(parser.feed(delta.text), plan, shell)
                 if cancel.cancelled:
                     break
         except LlmError as exc:
             broke = True
             yield PlanProblem(str(exc))
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()  # ends the HTTP stream when the caller stops early
         if not cancel.cancelled:
             items = parser.finish()
             if broke:  # "no steps" was already said by the error

@@ -154,3 +154,16 @@ def test_an_answer_without_steps_saves_nothing(
     ]
     finished = events[-1]
     assert isinstance(finished, PlanFinished) and finished.path is None
+
+
+def test_stopping_early_closes_the_model_stream(
+    tmp_path: Path, client: LlmClient, llm_server: LlmServer
+) -> None:
+    """Closing the event stream after the first step (Ctrl+C, Stop) hangs up on the model."""
+    llm_server.reply(PLAN + PLAN + PLAN, chunk_size=20, chunk_delay=0.05)
+    events = planner(client).run(fetch_repository(str(fixture_repo(tmp_path))), "bash")
+    first = next(e for e in events if isinstance(e, StepReady))
+    assert first.step.title == "Use Node 20"
+    events.close()
+    assert llm_server.wait_disconnect(5)
+    assert list(resolve_paths().deploy_dir.glob("*.md")) == []
