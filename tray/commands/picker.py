@@ -226,17 +226,26 @@ class PickerState:
     def lines(self, width: int, height: int | None = None) -> list[Line]:
         """The picker as styled lines, each shorter than `width`, at most `height` of them."""
         width = max(20, width)
-        out = self._lines(width, compact=False)
-        if height is not None and len(out) > height:
-            out = self._lines(width, compact=True)
-            if len(out) > height:
-                out = out[-height:] if height > 0 else []
-        return out
+        body, first, foot = self._lines(width, compact=False)
+        if height is not None and len(body) + len(foot) > height:
+            body, first, foot = self._lines(width, compact=True)
+            room = max(0, height - len(foot))
+            if len(body) > room:
+                # Scroll so that the chosen suggestion stays in view.
+                start = max(0, min(first, len(body) - room))
+                body = body[start : start + room]
+            foot = foot[-height:] if height > 0 else []
+        return body + foot
 
-    def _lines(self, width: int, compact: bool) -> list[Line]:
-        out: list[Line] = []
+    def _lines(self, width: int, compact: bool) -> tuple[list[Line], int, list[Line]]:
+        """Suggestion lines, where the chosen one starts among them, and the lines below."""
+        body: list[Line] = []
+        first = 0
         for i, s in enumerate(self.suggestions):
-            out.extend(self._suggestion(i, s, width, compact and i != self.selected))
+            if i == self.selected:
+                first = len(body)
+            body.extend(self._suggestion(i, s, width, compact and i != self.selected))
+        out: list[Line] = []
         if self.question and not self.suggestions:
             out.extend([[Segment("? ", "1;36"), Segment(self.question, "1")]])
         for message in self.errors:
@@ -251,7 +260,11 @@ class PickerState:
             out.append([Segment(HELP.format(n=min(9, len(self.suggestions))), "2")])
         elif not self.finished:
             out.append([Segment(WAIT_HELP, "2")])
-        return [clip(line, width - 1) for line in out]
+        return (
+            [clip(line, width - 1) for line in body],
+            first,
+            [clip(line, width - 1) for line in out],
+        )
 
     def _suggestion(self, i: int, s: Suggestion, width: int, compact: bool) -> list[Line]:
         chosen = i == self.selected

@@ -93,15 +93,19 @@ def schedule_typing(session_id: str, text: str, *, enter: bool = False) -> str:
 
 def cmd_type_at_prompt(args: argparse.Namespace) -> int:
     from termwise.agent.paths import resolve_paths
+    from termwise.tray.logs import setup_logging
 
+    paths = resolve_paths()
     text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     try:
+        setup_logging(paths.log_dir)
         typed = type_at_prompt(
-            resolve_paths(), args.session, args.nonce, text, enter=args.enter, timeout=args.timeout
+            paths, args.session, args.nonce, text, enter=args.enter, timeout=args.timeout
         )
     except Exception:  # nobody reads this process's output; the log is all there is
         log.exception("type-at-prompt failed")
         return 1
+    log.info("type-at-prompt: session %s: %s", args.session, "typed" if typed else "gave up")
     return 0 if typed else 1
 
 
