@@ -3,8 +3,8 @@
 Checks the parts a broken freeze loses first (package metadata, bundled resources,
 the Qt platform plugin), then starts a session host with a throwaway home, opens a
 session with the default shell (or `TERMWISE_SMOKE_SHELL`), runs one command and
-reads its block back through the stream parser. Prints each step; exit 0 only when
-every step passed.
+reads its block back through the stream parser and over the IPC channel other
+processes use. Prints each step; exit 0 only when every step passed.
 """
 
 from __future__ import annotations
@@ -121,6 +121,7 @@ class _SessionSteps:
             ("start session host", self.start_host),
             ("open a session", self.open_session),
             ("run a command", self.run),
+            ("read it over IPC", self.over_ipc),
             ("shut down", self.shut_down),
         ]
 
@@ -145,6 +146,23 @@ class _SessionSteps:
     def run(self) -> str:
         assert self.session is not None
         return run_command(self.session)
+
+    def over_ipc(self) -> str:
+        """What `termwise context` and the attach client see: the block, via the socket/pipe."""
+        from termwise.tray.ipc.client import HostClient
+        from termwise.tray.ipc.server import IpcServer
+
+        assert self.host is not None and self.session is not None
+        server = IpcServer(self.host, self.host.paths)
+        address = server.start()
+        try:
+            with HostClient(self.host.paths) as client:
+                blocks = client.context(self.session.id, blocks=1)
+        finally:
+            server.stop()
+        if not blocks or SMOKE_OUTPUT not in str(blocks[-1].get("output", "")).split():
+            raise SmokeFailure(f"the host at {address} returned {list(blocks)!r}")
+        return f"{address} returned the block ({blocks[-1].get('command')!r})"
 
     def shut_down(self) -> str:
         if self.host is None:

@@ -30,7 +30,8 @@ def test_smoke_test_runs_a_command_in_a_real_session_and_passes(termwise_home: P
     done = smoke()
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    for step in ("package metadata", "bundled resources", "Qt", "open a session", "shut down"):
+    steps = ("package metadata", "bundled resources", "Qt", "open a session", "read it over IPC")
+    for step in (*steps, "shut down"):
         assert re.search(rf"^  ok    {step}:", out, re.M), out
     assert "'echo termwise-smoke' -> 'termwise-smoke', exit code 0" in out
     assert out.rstrip().endswith("smoke test passed")
