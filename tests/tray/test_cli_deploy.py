@@ -241,3 +241,31 @@ def child_commands(pid: int) -> list[str]:
         return [Path(f"/proc/{c}/comm").read_text().strip() for c in children]
     except OSError:
         return []
+
+
+@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+def test_run_in_a_chosen_session(
+    serve: ServeProcess, tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """--session runs the plan in that existing session, in its shell, with no question for safe commands."""
+    repo = project(tmp_path)
+    info = serve.client.create(shell="bash", cwd=str(repo))
+    llm_server.reply('{"title": "Look", "commands": ["ls"], "check": "test -f Makefile"}\n')
+    result = termwise(
+        "deploy", str(repo), "--run", "--session", str(info["id"]), "--yes-safe",
+        env=model_env(llm_server), timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Run completed" in result.stdout and "Run it?" not in result.stdout
+    assert "planning for bash" in result.stdout.lower()
+    ran = [b["command"] for b in serve.client.context(str(info["id"]), 5)]
+    assert ran == ["ls", "test -f Makefile"]
+
+
+def test_a_chosen_session_needs_a_running_host(tmp_path: Path, llm_server: LlmServer) -> None:
+    """--session without any host is one line and exit 3; nothing is planned."""
+    result = termwise(
+        "deploy", str(project(tmp_path)), "--run", "--session", "1", env=model_env(llm_server)
+    )
+    assert result.returncode == 3 and "no Termwise host is running" in result.stderr
+    assert llm_server.requests == []

@@ -39,7 +39,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("target", metavar="URL|PATH|NAME", help="what to deploy")
     p.add_argument("--json", action="store_true", help="print JSON lines")
-    p.add_argument("--shell", metavar="|".join(SHELL_CHOICES), help="shell the plan is for")
+    p.add_argument(
+        "--shell",
+        choices=SHELL_CHOICES,
+        metavar="|".join(SHELL_CHOICES),
+        help="shell the plan is for (default: the session's, else the configured one)",
+    )
     p.add_argument("--run", action="store_true", help="run the plan in a session afterwards")
     p.add_argument("--session", metavar="ID", help="run in this session (default: a new one)")
     p.add_argument(
@@ -85,12 +90,15 @@ def cmd_deploy(args: argparse.Namespace) -> int:
         )
     host: HostClient | None = None
     shell = args.shell
-    if args.run:
-        from termwise.tray.commands.session import ensure_host
+    if args.session:  # a chosen session must exist already: no host is started for it
+        from termwise.tray.ipc.client import HostClient
 
-        host = ensure_host(paths)
-        if args.session:
+        host = HostClient(paths)
+        try:
             shell = shell or _session_shell(host, args.session)
+        except BaseException:
+            host.close()
+            raise
     try:
         return _deploy(args, paths, config, render, host, shell)
     finally:
@@ -172,8 +180,17 @@ def _deploy(
         return EXIT_FAILURE
     if not args.run:
         return EXIT_OK
-    assert host is not None
     cwd = value if kind == "local" else os.getcwd()
+    if host is None:
+        from termwise.tray.commands.session import ensure_host
+
+        host = ensure_host(paths)
+        try:
+            return _run(
+                args, paths, config, render, host, finished.plan, finished.path, cwd, client
+            )
+        finally:
+            host.close()
     return _run(args, paths, config, render, host, finished.plan, finished.path, cwd, client)
 
 
