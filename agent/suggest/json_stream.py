@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeAlias
 
 # Where an object may start: `{"` (a key follows) or a `{` that ends its line.
 OBJECT_START = re.compile(r"\{\s*(?:\"|$)")
@@ -21,7 +22,7 @@ class Broken:
     text: str
 
 
-Cut = str | Broken  # a complete object's text, or the remains of a broken one
+Cut: TypeAlias = "str | Broken"  # a complete object's text, or the remains of a broken one
 
 
 class ObjectCutter:
