@@ -14,6 +14,7 @@
 ;                 Terminal (default 1)
 ;     /PATH       put termwise.exe on the user PATH (default 1)
 ;     /D=dir      install folder (must be last; default %LOCALAPPDATA%\Programs\Termwise)
+;   Without an option, a component keeps the choice of the previous install.
 ;   uninstall.exe /S [/PURGE=1]
 ;     /PURGE      also delete settings, memory and logs (default 0: they are kept)
 
@@ -313,14 +314,25 @@ Section "Windows Terminal profiles" SecTerminal
 SectionEnd
 
 ; A component left out on a re-install is taken away, so the choices hold as made.
+; The choices are remembered as the defaults of the next install (an upgrade with
+; just /S keeps them).
 Section "-Apply choices"
-  ${IfNot} ${SectionIsSelected} ${SecAutostart}
+  ${If} ${SectionIsSelected} ${SecAutostart}
+    WriteRegDWORD HKCU "${APP_KEY}" "Autostart" 1
+  ${Else}
+    WriteRegDWORD HKCU "${APP_KEY}" "Autostart" 0
     DeleteRegValue HKCU "${RUN_KEY}" "${APP}"
   ${EndIf}
-  ${IfNot} ${SectionIsSelected} ${SecTerminal}
+  ${If} ${SectionIsSelected} ${SecTerminal}
+    WriteRegDWORD HKCU "${APP_KEY}" "Terminal" 1
+  ${Else}
+    WriteRegDWORD HKCU "${APP_KEY}" "Terminal" 0
     !insertmacro RemoveFragment
   ${EndIf}
-  ${IfNot} ${SectionIsSelected} ${SecPath}
+  ${If} ${SectionIsSelected} ${SecPath}
+    WriteRegDWORD HKCU "${APP_KEY}" "Path" 1
+  ${Else}
+    WriteRegDWORD HKCU "${APP_KEY}" "Path" 0
     !insertmacro RemovePathEntry ""
   ${EndIf}
 SectionEnd
@@ -337,8 +349,24 @@ LangString DESC_Terminal ${LANG_ENGLISH} "Add Termwise PowerShell and Termwise C
   !insertmacro MUI_DESCRIPTION_TEXT ${SecTerminal} $(DESC_Terminal)
 !insertmacro MUI_FUNCTION_DESCRIPTION_END
 
+; An earlier install's choice (0 or 1 under our key) becomes the default.
+!macro RememberedSelects NAME SECTION
+  ClearErrors
+  ReadRegDWORD $R0 HKCU "${APP_KEY}" "${NAME}"
+  ${IfNot} ${Errors}
+    ${If} $R0 == 1
+      !insertmacro SelectSection ${SECTION}
+    ${Else}
+      !insertmacro UnselectSection ${SECTION}
+    ${EndIf}
+  ${EndIf}
+!macroend
+
 Function .onInit
   SetShellVarContext current
+  !insertmacro RememberedSelects "Autostart" ${SecAutostart}
+  !insertmacro RememberedSelects "Terminal" ${SecTerminal}
+  !insertmacro RememberedSelects "Path" ${SecPath}
   !insertmacro OptionSelects "AUTOSTART" ${SecAutostart}
   !insertmacro OptionSelects "TERMINAL" ${SecTerminal}
   !insertmacro OptionSelects "PATH" ${SecPath}

@@ -158,6 +158,9 @@ def journey(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         steps["reinstalled"] = snapshot(prefix)
         steps["reinstalled"].tray_closed = tray_closed
 
+        prefix.run(str(setup_exe), "/S")
+        steps["upgraded"] = snapshot(prefix)
+
         uninstaller = rf"C:\users\{prefix.user_name}\AppData\Local\Programs\Termwise\uninstall.exe"
         prefix.run(uninstaller, "/S")
         steps["uninstalled"] = snapshot(prefix)
@@ -224,6 +227,14 @@ def test_reinstall_closes_a_running_tray(journey):
     s = journey["reinstalled"]
     assert s.tray_closed
     assert s.has(f"{INSTALL_DIR}/TermwiseTray.exe")
+
+
+def test_upgrade_without_options_keeps_the_previous_choices(journey):
+    """A plain `/S` upgrade keeps start-at-login on and the profiles off, as last chosen."""
+    before, after = journey["reinstalled"], journey["upgraded"]
+    assert after.value(RUN, "Termwise") == before.value(RUN, "Termwise") is not None
+    assert after.fragment is None
+    assert after.path_entries() == before.path_entries()
 
 
 def test_upgrade_clears_libraries_of_the_old_version(journey):
