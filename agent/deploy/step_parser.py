@@ -3,7 +3,9 @@
 The answer should be one JSON object per line; a JSON array, JSON in a fenced block, a
 `{"steps": [...]}` wrapper and prose around them are accepted too. Objects are cut out
 by `termwise.agent.suggest.json_stream`, so a step is ready the moment the line that
-closes it ends. Bad output never raises: it comes out as `StepProblem` items.
+closes it ends. An answer with no JSON at all but fenced shell blocks (small local
+models do that) gets one step per block, titled by the prose line above it. Bad output
+never raises: it comes out as `StepProblem` items.
 """
 
 from __future__ import annotations
@@ -14,10 +16,17 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from termwise.agent.deploy.plan import Step, step_from_json
-from termwise.agent.suggest.json_stream import Broken, ObjectCutter
+from termwise.agent.suggest.json_stream import OBJECT_START, Broken, ObjectCutter
 
 MAX_STEPS = 20  # the prompt asks for at most 12; beyond this the model is rambling
 _FENCE_ONLY = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+-]*)\s*$")
+_SHELL_LANGS = {
+    "", "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal",
+    "powershell", "pwsh", "ps", "ps1", "cmd", "bat", "batch",
+}  # fmt: skip
+_PROMPT = re.compile(r"^\s*(?:\$|>|PS [^>]*>|PS>|[A-Za-z]:\\[^>]*>)\s+")
+_TITLE_NOISE = re.compile(r"^[\s#*_>-]*(?:(?:step\s*)?\d+\s*[.):-]?\s*)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,12 @@ class StepParser:
         self._buf = ""
         self._cut = ObjectCutter()
         self._ignored = 0
+        self._fence: str | None = None  # the marker of the fenced block we are in
+        self._fence_shell = False
+        self._fence_lines: list[str] = []
+        self._fence_title = ""
+        self._prose = ""  # the last prose line: a shell block's title
+        self._blocks: list[tuple[str, list[str]]] = []
 
     def feed(self, text: str) -> list[StepItem]:
         self._buf += text
@@ -66,6 +81,14 @@ class StepParser:
                 StepProblem(f"the answer ended inside a step: {_short(self._cut.text.strip())}")
             )
             self._cut.reset()
+        if not self.steps and self._blocks:
+            items.append(
+                StepProblem(
+                    "the model wrote shell blocks instead of JSON steps; each became a step"
+                )
+            )
+            for title, commands in self._blocks:
+                items.extend(self._value({"title": title, "commands": commands}, title))
         if self._ignored:
             items.append(StepProblem(f"ignored {self._ignored} step(s) beyond {self.max_steps}"))
             self._ignored = 0
@@ -79,6 +102,8 @@ class StepParser:
             broken = self._cut.text
             self._cut.reset()
             return [StepProblem(f"malformed JSON from the model: {_short(broken)}")]
+        if self._cut.depth == 0 and self._fences(line):
+            return []
         items: list[StepItem] = []
         for cut in self._cut.feed_line(line):
             if isinstance(cut, Broken):
@@ -86,6 +111,33 @@ class StepParser:
             else:
                 items.extend(self._object(cut))
         return items
+
+    def _fences(self, line: str) -> bool:
+        """Track fenced blocks and prose; True when the line was only a fence marker."""
+        m = _FENCE.match(line)
+        if self._fence is None:
+            if m:
+                self._fence, self._fence_lines = m.group(1), []
+                self._fence_shell = m.group(2).lower() in _SHELL_LANGS
+                self._fence_title = self._prose
+                return True
+            if line.strip() and not OBJECT_START.search(line):
+                self._prose = line
+            return False
+        if m and not m.group(2) and m.group(1)[0] == self._fence[0]:
+            self._close_fence()
+            return True
+        if self._fence_shell:
+            self._fence_lines.append(line)
+        return False
+
+    def _close_fence(self) -> None:
+        lines = [_PROMPT.sub("", ln).strip() for ln in self._fence_lines]
+        commands = [c for c in lines if c and not c.startswith(("#", "REM ", "::"))]
+        if self._fence_shell and commands and commands[0][:1] not in "{[":
+            title = _TITLE_NOISE.sub("", self._fence_title).strip().strip("*_:").strip()
+            self._blocks.append((title or commands[0], commands))
+        self._fence, self._fence_lines = None, []
 
     def _object(self, text: str) -> list[StepItem]:
         try:

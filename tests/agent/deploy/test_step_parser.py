@@ -79,3 +79,25 @@ def test_answer_cut_inside_a_step() -> None:
     items += parser.finish()
     assert [s.title for s in steps(items)] == ["Install deps"]
     assert any("ended inside a step" in p for p in problems(items))
+
+
+def test_shell_blocks_become_steps_when_there_is_no_json() -> None:
+    """A model that ignores the contract and writes titled shell blocks still yields a plan."""
+    text = (
+        "To deploy this project:\n\n"
+        "1. **Install the dependencies:**\n```bash\n$ npm ci\n```\n"
+        "## Step 2: Build and start\n```sh\n# build first\nnpm run build\nnpm start\n```\n"
+        'Output looks like:\n```\n{"ok": true}\n```\n'
+    )
+    items = parse_steps(text)
+    assert [(s.number, s.title, s.commands) for s in steps(items)] == [
+        (1, "Install the dependencies", ["npm ci"]),
+        (2, "Build and start", ["npm run build", "npm start"]),
+    ]
+    assert any("shell blocks instead of JSON" in p for p in problems(items))
+
+
+def test_shell_blocks_beside_json_steps_are_illustrations() -> None:
+    """When JSON steps arrive, a shell block in the prose does not add a step."""
+    text = 'For example:\n```bash\nls\n```\n{"title": "Build", "commands": ["make"]}\n'
+    assert [s.title for s in steps(parse_steps(text))] == ["Build"]
