@@ -228,6 +228,8 @@ def file_nearest(c: Case) -> list[str]:
 
 @rule("script_crlf", "The script has Windows line endings: convert them.", priority=5)
 def crlf(c: Case) -> list[str]:
+    if "^M" not in c.output and "$'\\r'" not in c.output:
+        return []
     m = c.search(r"^(?:\S+: )?(\S+?): /\S+\^M: bad interpreter") or c.search(
         r"(\S+?): line \d+: \$'\\r': command not found"
     )

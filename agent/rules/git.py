@@ -61,7 +61,7 @@ _GIT_COMMANDS = (
 def set_upstream(c: Case) -> list[str]:
     if not _git(c) or "has no upstream branch" not in c.output:
         return []
-    found = re.findall(r"^\s+(git push (?:--set-upstream|-u) \S+ \S+)\s*$", c.output, re.M)
+    found = re.findall(r"^[ \t]+(git push (?:--set-upstream|-u) \S+ \S+)\s*$", c.output, re.M)
     if found:
         cmd = found[0]
     else:
@@ -142,7 +142,7 @@ def branch_delete(c: Case) -> list[str]:
 
 @rule("git_clone_twice", "`git clone` was pasted twice.", priority=3)
 def clone_twice(c: Case) -> list[str]:
-    m = re.match(r"^\s*git clone\s+git clone\s+(.*)$", c.script)
+    m = re.match(r"^[ \t]*git clone\s+git clone\s+(.*)$", c.script)
     return [f"git clone {m.group(1)}"] if m else []
 
 
@@ -250,7 +250,7 @@ def two_dashes(c: Case) -> list[str]:
 def safe_directory(c: Case) -> list[str]:
     if "dubious ownership" not in c.output:
         return []
-    m = c.search(r"^\s*(git config --global --add safe\.directory .+?)\s*$")
+    m = c.search(r"^[ \t]*(git config --global --add safe\.directory .+?)\s*$")
     if m:
         return [m.group(1), c.then(m.group(1), c.script)]
     m = c.search(r"dubious ownership in repository at '([^']+)'")
@@ -359,12 +359,12 @@ def publickey(c: Case) -> list[tuple[str, str]]:
 def upstream_mismatch(c: Case) -> list[str]:
     if "does not match" not in c.output or "upstream branch" not in c.output:
         return []
-    return re.findall(r"^\s+(git push \S+ HEAD(?::\S+)?)\s*$", c.output, re.M)[:2]
+    return re.findall(r"^[ \t]+(git push \S+ HEAD(?::\S+)?)\s*$", c.output, re.M)[:2]
 
 
 @rule("git_printed_command", "The command git's message tells you to run.", priority=40)
 def printed(c: Case) -> list[str]:
     if not c.is_app("git"):
         return []
-    cmds = re.findall(r"^(?:hint: )?\s{2,}(git [^<\n#]+?)\s*(?:#.*)?$", c.output, re.M)
+    cmds = re.findall(r"^(?:hint: )?[ \t]{2,}(git [^<\n#]+?)\s*(?:#.*)?$", c.output, re.M)
     return [x for x in cmds if x.strip() != c.script][:2]

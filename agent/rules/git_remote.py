@@ -66,7 +66,7 @@ def post_buffer(c: Case) -> list[str]:
 def detached(c: Case) -> list[str]:
     if "You are not currently on a branch" not in c.output:
         return []
-    found = re.findall(r"^\s+(git push \S+ HEAD:<[^>]+>)", c.output, re.M)
+    found = re.findall(r"^[ \t]+(git push \S+ HEAD:<[^>]+>)", c.output, re.M)
     return [
         "git switch -c new-branch",
         *[f.replace("<name-of-remote-branch>", "main") for f in found],

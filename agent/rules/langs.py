@@ -20,7 +20,7 @@ def rust_crate(c: Case) -> list[str]:
 
 @rule("go_get_printed", "Fetch the module Go says is missing.", priority=6)
 def go_get(c: Case) -> list[str]:
-    found = re.findall(r"^\s+(go get [^\s]+)\s*$", c.output, re.M)
+    found = re.findall(r"^[ \t]+(go get [^\s]+)\s*$", c.output, re.M)
     if found:
         return [*found[:2], c.then("go mod tidy", c.script)]
     return []
@@ -222,4 +222,4 @@ def sh_bash(c: Case) -> list[str]:
         r"Syntax error: .* unexpected|\[\[: not found|source: not found", c.output
     ):
         return []
-    return [re.sub(r"^\s*(?:/bin/)?(?:sh|dash)\b", "bash", c.script, count=1)]
+    return [re.sub(r"^[ \t]*(?:/bin/)?(?:sh|dash)\b", "bash", c.script, count=1)]

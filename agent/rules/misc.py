@@ -15,7 +15,7 @@ def host_key(c: Case) -> list[str]:
         and "Host key verification failed" not in c.output
     ):
         return []
-    m = c.search(r"^\s*(ssh-keygen -f .+ -R .+?)\s*$")
+    m = c.search(r"^[ \t]*(ssh-keygen -f .+ -R .+?)\s*$")
     if m:
         return [m.group(1)]
     host = c.search(r"(?:Host key for|for) \[?([\w.-]+)\]?(?::\d+)? has changed")
@@ -132,7 +132,7 @@ def ln_dir(c: Case) -> list[str]:
 
 @rule("apt_get_search", "Searching is done by apt-cache (or apt).", priority=6)
 def apt_get_search(c: Case) -> list[str]:
-    if not re.match(r"^\s*(sudo\s+)?apt-get\s+search\b", c.script):
+    if not re.match(r"^[ \t]*(sudo\s+)?apt-get\s+search\b", c.script):
         return []
     return [re.sub(r"(sudo\s+)?apt-get\s+search", "apt-cache search", c.script, count=1)]
 

@@ -69,7 +69,7 @@ def printed_install(c: Case) -> list[str]:
         return []
     out: list[str] = []
     for m in re.finditer(
-        r"^\s*((?:sudo\s+)?(?:apt(?:-get)?|snap|dnf|yum|pacman|zypper|pkg|brew|nix-env|apk)\s+"
+        r"^[ \t]*((?:sudo\s+)?(?:apt(?:-get)?|snap|dnf|yum|pacman|zypper|pkg|brew|nix-env|apk)\s+"
         r"(?:install|-S|add|-iA)\s+[^\s#]+(?:\s+--classic)?)\s*(?:#.*)?$",
         c.output,
         re.MULTILINE,
@@ -89,7 +89,7 @@ def printed_similar(c: Case) -> list[str]:
     if not word:
         return []
     cands: list[str] = []
-    cands += re.findall(r"^\s*[Cc]ommand '([^']+)' from (?:deb|package|snap)", c.output, re.M)
+    cands += re.findall(r"^[ \t]*[Cc]ommand '([^']+)' from (?:deb|package|snap)", c.output, re.M)
     m = re.search(r"Similar commands? (?:is|are):?\s*((?:\s*'[^']+'\s*)+)", c.output)
     if m:
         cands += re.findall(r"'([^']+)'", m.group(1))
@@ -98,7 +98,7 @@ def printed_similar(c: Case) -> list[str]:
         cands += [w.strip(" .➤>\t") for w in m.group(1).split(",")]
     fixes = [c.replace_word(word, x) for x in dict.fromkeys(cands) if x and x != name]
     # Ubuntu also offers packages that provide the very name typed (python-is-python3).
-    for pkg in re.findall(rf"^\s*[Cc]ommand '{re.escape(name)}' from deb (\S+)", c.output, re.M):
+    for pkg in re.findall(rf"^[ \t]*[Cc]ommand '{re.escape(name)}' from deb (\S+)", c.output, re.M):
         fixes.append(f"sudo apt install {pkg}")
     return fixes[:4]
 

@@ -68,7 +68,7 @@ def brew_no_formula(c: Case) -> list[str]:
     if not m or not c.is_app("brew"):
         return []
     pkg = m.group(1)
-    hint = re.findall(r"^\s*(brew install [^\n]+?)\s*$", c.output, re.M)
+    hint = re.findall(r"^[ \t]*(brew install [^\n]+?)\s*$", c.output, re.M)
     similar = c.block_after(r"similarly named (?:formula|formulae|casks?) (?:was|were) found")
     similar += re.findall(r"Did you mean ([\w@.+-]+)\?", c.output)
     fixes = [c.replace_word(pkg, s.split()[0]) for s in similar[:2]]
@@ -119,4 +119,4 @@ def missing_header(c: Case) -> list[str]:
 def brew_printed(c: Case) -> list[str]:
     if not c.is_app("brew"):
         return []
-    return re.findall(r"^\s{2,}(brew \S[^\n]*?)\s*$", c.output, re.M)[:2]
+    return re.findall(r"^[ \t]{2,}(brew \S[^\n]*?)\s*$", c.output, re.M)[:2]

@@ -44,6 +44,8 @@ def wrong_folder(c: Case) -> list[str]:
 
 @rule("npm_not_in_registry", "No such package on npm: check its name.", priority=8)
 def not_in_registry(c: Case) -> list[str]:
+    if "registry" not in c.output:
+        return []
     m = c.search(r"'?(@?[\w./-]+?)@[^' ]*'? is not in (?:the npm|this) registry") or c.search(
         r"404 Not Found - GET https://registry\.npmjs\.org/(@?[\w.%/-]+)"
     )

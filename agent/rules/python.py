@@ -288,7 +288,7 @@ def build_tools(c: Case) -> list[tuple[str, str]]:
 @rule("py_activate_on_windows", "Activate the venv the way this shell does it.", priority=6)
 def activate_windows(c: Case) -> list[str]:
     m = re.match(
-        r"^\s*(?:(?:source|\.)\s+)?(?:\.[/\\])?([\w.\-/\\]*?)[/\\]bin[/\\]activate(?:\.ps1|\.bat)?\s*$",
+        r"^[ \t]*(?:(?:source|\.)\s+)?(?:\.[/\\])?([\w.\-/\\]*?)[/\\]bin[/\\]activate(?:\.ps1|\.bat)?\s*$",
         c.script,
     )
     if not m or not c.windows:

@@ -70,7 +70,7 @@ def aws(c: Case) -> list[str]:
     m = c.search(r"Invalid choice: '([^']+)', maybe you meant:")
     if not c.is_app("aws") or not m:
         return []
-    return _replace(c, m.group(1), re.findall(r"^\s*\*\s*(\S+)", c.output, re.M))
+    return _replace(c, m.group(1), re.findall(r"^[ \t]*\*\s*(\S+)", c.output, re.M))
 
 
 @rule("pip_unknown_command", "The pip command it suggests.", priority=6)

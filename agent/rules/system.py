@@ -96,7 +96,9 @@ def xcode(c: Case) -> list[str]:
 
 @rule("target_busy", "Something still uses the mount: find it, or unmount lazily.", priority=7)
 def busy(c: Case) -> list[str]:
-    m = c.search(r"umount: (\S+?): target is busy")
+    if "target is busy" not in c.output:
+        return []
+    m = c.search(r"umount: ([^\s:]+): target is busy")
     if not m:
         return []
     return [f"sudo lsof +f -- {m.group(1)}", f"sudo umount -l {m.group(1)}"]
@@ -136,7 +138,9 @@ def stale_hash(c: Case) -> list[str]:
 
 @rule("bad_interpreter_python", "The script's #! line names a Python that is not installed.", 6)
 def bad_interpreter(c: Case) -> list[str]:
-    m = c.search(r"(\S+?): /usr/bin/(?:env )?(python[\d.]*)\S*: bad interpreter")
+    if "bad interpreter" not in c.output:
+        return []
+    m = c.search(r"([^\s:]+): /usr/bin/(?:env )?(python[\d.]*)\S*: bad interpreter")
     if not m or "^M" in c.output:
         return []
     return [f"python3 {c.script}", "sudo apt install python-is-python3"]
@@ -152,7 +156,9 @@ def shared_lib(c: Case) -> list[str]:
 
 @rule("exec_format_error", "The program is built for another CPU or OS.", priority=10)
 def exec_format(c: Case) -> list[str]:
-    m = c.search(r"(\S+): cannot execute binary file: Exec format error")
+    if "Exec format error" not in c.output:
+        return []
+    m = c.search(r"([^\s:]+(?:: [^\s:]+)?): cannot execute binary file: Exec format error")
     if not m:
         return []
     return [f"file {m.group(1).removeprefix('bash: ')}", "uname -m"]

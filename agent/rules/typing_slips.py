@@ -11,7 +11,7 @@ from termwise.agent.rules.not_found import missing_command
 
 @rule("pasted_prompt", "The prompt character was pasted along with the command.", priority=2)
 def pasted_prompt(c: Case) -> list[str]:
-    m = re.match(r"^\s*(?:\$|>|#|PS [^>]*>|[A-Z]:\\[^>]*>)\s+(\S.*)$", c.script)
+    m = re.match(r"^[ \t]*(?:\$|>|#|PS [^>]*>|[A-Z]:\\[^>]*>)\s+(\S.*)$", c.script)
     if not m:
         return []
     if not (missing_command(c) or c.has("not recognized", "command not found", "unexpected token")):
@@ -77,7 +77,7 @@ def missing_space(c: Case) -> list[str]:
 
 @rule("doubled_command", "The command name was typed twice.", priority=3)
 def doubled(c: Case) -> list[str]:
-    m = re.match(r"^\s*(\S+)\s+\1(\s+.*)?$", c.script)
+    m = re.match(r"^[ \t]*(\S+)\s+\1(\s+.*)?$", c.script)
     if not m or m.group(1) in ("echo", "yes", "sudo", "time", "cd"):
         return []
     if not c.output or c.exit_code == 0:

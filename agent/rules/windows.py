@@ -186,7 +186,7 @@ def win_package(c: Case) -> list[tuple[str, str]]:
 
 @rule("ps_cd_drive", "PowerShell's cd changes drive by itself: no /d.", priority=6)
 def cd_drive(c: Case) -> list[str]:
-    m = re.match(r"^\s*(?:cd|chdir)\s+/d\s+(.+)$", c.script, re.I)
+    m = re.match(r"^[ \t]*(?:cd|chdir)\s+/d\s+(.+)$", c.script, re.I)
     if not m or not c.powershell:
         return []
     return [f"Set-Location {m.group(1)}"]
@@ -231,7 +231,9 @@ def basic_parsing(c: Case) -> list[str]:
 
 @rule("ps_expand_tar", "Expand-Archive only reads .zip: use tar.", priority=6)
 def expand_tar(c: Case) -> list[str]:
-    m = c.search(r"(\S+\.(?:tar\.gz|tgz|tar\.xz|tar)) is not a supported archive file format")
+    if "is not a supported archive file format" not in c.output:
+        return []
+    m = c.search(r"([^\s:]+\.(?:tar\.gz|tgz|tar\.xz|tar)) is not a supported archive file format")
     if not m:
         return []
     return [f"tar -xf {m.group(1)}"]
@@ -246,7 +248,7 @@ def linux_pm(c: Case) -> list[tuple[str, str]]:
     if not c.windows:
         return []
     m = re.match(
-        r"^\s*(?:sudo\s+)?(?:apt|apt-get|brew|yum|dnf|pacman|snap)\s+(?:install|-S)\s+(?:-\S+\s+)*([\w.+-]+)",
+        r"^[ \t]*(?:sudo\s+)?(?:apt|apt-get|brew|yum|dnf|pacman|snap)\s+(?:install|-S)\s+(?:-\S+\s+)*([\w.+-]+)",
         c.script,
     )
     if not m or not (missing_command(c) or "is not recognized" in c.lower):
@@ -266,7 +268,7 @@ def linux_pm(c: Case) -> list[tuple[str, str]]:
 @rule("ps_reload_profile", "PowerShell's startup script is $PROFILE.", priority=6)
 def reload_profile(c: Case) -> list[str]:
     if not c.powershell or not re.match(
-        r"^\s*(?:source|\.)\s+~?/?\.(?:bashrc|zshrc|profile|bash_profile)\s*$", c.script
+        r"^[ \t]*(?:source|\.)\s+~?/?\.(?:bashrc|zshrc|profile|bash_profile)\s*$", c.script
     ):
         return []
     return [". $PROFILE"]

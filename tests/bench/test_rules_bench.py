@@ -53,7 +53,8 @@ def test_rules_tier_ms_per_case() -> None:
     env.path_programs.cache_clear()
     cold = _ms(T("gti status", "bash: gti: command not found", "git status"))
 
-    baseline_case = T("echo hi", "hi\n", "", exit_code=0)
+    # Every rule runs (exit code 1) but none matches: the fixed cost of the tier.
+    baseline_case = T("./run-tests", "3 passed, 1 failed\n", "", exit_code=1)
     baseline = statistics.median(_ms(baseline_case) for _ in range(200))
 
     per_case = [statistics.median(_ms(c) for _ in range(REPEATS)) for c in TABLE]
@@ -68,3 +69,25 @@ def test_rules_tier_ms_per_case() -> None:
     for ms, case in worst:
         print(f"    {ms:7.3f} ms  {case}")
     assert len(per_case) == len(TABLE)
+
+
+ADVERSARIAL = {
+    "colons": "a: b: c: " * 8000,
+    "quotes": "'x' \"y\" `z` " * 6000,
+    "indented blank lines": "\n    " * 15000 + "x",
+    "one long word": "x" * 64000,
+    "usage with many choices": "usage: git [" + "|".join("a" * i for i in range(1, 300)) + "]",
+    "hint lines": "Did you mean this?\n" + "\t x\n" * 10000,
+}
+
+
+@pytest.mark.bench
+def test_rules_tier_worst_case_outputs() -> None:
+    """Milliseconds for 64 KB outputs built to make regular expressions backtrack."""
+    print()
+    for name, output in ADVERSARIAL.items():
+        for shell in ("bash", "powershell", "cmd"):
+            ms = statistics.median(
+                _ms(T("git push origin main", output, "", shell)) for _ in range(3)
+            )
+            print(f"  {name:26s} {shell:10s} {ms:8.2f} ms")
