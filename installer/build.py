@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -183,25 +184,27 @@ def smoke_test(payload: Path) -> None:
 
 def package(payload: Path, version: str, out: Path, makensis: str) -> Path:
     """Compile the NSIS script around `payload`; returns the installer's path."""
-    nsh = WORK / "payload.nsh"
-    count = write_payload_nsh(payload, nsh)
     out.mkdir(parents=True, exist_ok=True)
     setup = out / f"Termwise-Setup-{version}.exe"
-    cmd = [
-        makensis,
-        "-V2",
-        "-INPUTCHARSET",
-        "UTF8",
-        f"-DVERSION={version}",
-        f"-DVERSION_QUAD={version_quad(version)}",
-        f"-DPAYLOAD_NSH={nsh}",
-        f"-DOUTFILE={setup}",
-        str(NSI),
-    ]
-    print(f"packaging {count} files:", " ".join(cmd), flush=True)
     if setup.exists():
         setup.unlink()
-    done = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    # The file lists go to a private folder: parallel builds never share one.
+    with tempfile.TemporaryDirectory(prefix="termwise-nsis-") as work:
+        nsh = Path(work) / "payload.nsh"
+        count = write_payload_nsh(payload, nsh)
+        cmd = [
+            makensis,
+            "-V2",
+            "-INPUTCHARSET",
+            "UTF8",
+            f"-DVERSION={version}",
+            f"-DVERSION_QUAD={version_quad(version)}",
+            f"-DPAYLOAD_NSH={nsh}",
+            f"-DOUTFILE={setup}",
+            str(NSI),
+        ]
+        print(f"packaging {count} files:", " ".join(cmd), flush=True)
+        done = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     if done.returncode != 0 or not setup.is_file():
         detail = (done.stdout + done.stderr).strip()
         raise BuildError(f"makensis failed (exit {done.returncode}):\n{detail}")
