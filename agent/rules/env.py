@@ -101,8 +101,9 @@ def _detected_manager() -> str:
     return "apt"
 
 
-def base_dir(cwd: str | None) -> Path:
-    return Path(cwd) if cwd else Path.cwd()
+def base_dir(cwd: str | None) -> Path | None:
+    """The folder relative paths are resolved against: the session's, never this process's."""
+    return Path(cwd) if cwd else None
 
 
 def listing(folder: Path, dirs_only: bool = False) -> list[str]:

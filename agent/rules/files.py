@@ -33,13 +33,11 @@ def nearest_path(typed: str, cwd: str | None) -> str | None:
     sep = "\\" if "\\" in typed and "/" not in typed else "/"
     parts = [p for p in re.split(r"[\\/]", typed)]
     absolute = typed.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", typed) is not None
-    here = (
-        Path(parts[0] + sep)
-        if absolute and parts[0]
-        else Path("/")
-        if absolute
-        else env.base_dir(cwd)
-    )
+    base = env.base_dir(cwd)
+    if not absolute and base is None:
+        return None  # a relative path with no known cwd: nothing to compare against
+    here = Path(parts[0] + sep) if absolute and parts[0] else Path("/") if absolute else base
+    assert here is not None
     fixed: list[str] = [parts[0]] if absolute else []
     for part in parts[1:] if absolute else parts:
         if part in ("", ".", "..", "~"):
@@ -210,7 +208,9 @@ def file_nearest(c: Case) -> list[str]:
         if w not in c.output or ("/" not in w and "." not in w and "\\" not in w):
             continue
         base = env.base_dir(c.cwd)
-        p = Path(w) if os.path.isabs(w) else base / w
+        if base is None and not os.path.isabs(w):
+            continue
+        p = Path(w) if os.path.isabs(w) or base is None else base / w
         if p.exists():
             continue
         names = env.listing(p.parent)
@@ -218,7 +218,7 @@ def file_nearest(c: Case) -> list[str]:
         if best:
             head = w[: len(w) - len(p.name)]
             out.append(c.replace_word(w, head + best[0]))
-        elif w.startswith(("./", ".\\")) or w == c.parts[0]:
+        elif base is not None and (w.startswith(("./", ".\\")) or w == c.parts[0]):
             found = env.find_below(base, p.name)
             if found:
                 sep = "\\" if c.windows else "/"

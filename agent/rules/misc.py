@@ -161,7 +161,8 @@ def grep_order(c: Case) -> list[str]:
     first, second = words
     if f"{second}: No such file or directory" not in c.output:
         return []
-    if not (env.base_dir(c.cwd) / first).is_file():
+    base = env.base_dir(c.cwd)
+    if base is None or not (base / first).is_file():
         return []
     return [c.script.replace(f"{first} {second}", f"{second} {first}", 1)]
 

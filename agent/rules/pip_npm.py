@@ -35,7 +35,8 @@ def wrong_folder(c: Case) -> list[str]:
     name = re.split(r"[\\\\/]", m.group(1))[-1]
     if "." not in name:
         return []
-    found = env.find_below(env.base_dir(c.cwd), name)
+    base = env.base_dir(c.cwd)
+    found = env.find_below(base, name) if base else None
     if not found or "/" not in found:
         return []
     folder = found.rsplit("/", 1)[0]

@@ -92,6 +92,7 @@ def local_file(c: Case) -> list[str]:
     name = missing_command(c)
     if not name or "/" in name or "\\" in name or not c.cwd:
         return []
-    if name not in env.listing(env.base_dir(c.cwd)):
+    base = env.base_dir(c.cwd)
+    if base is None or name not in env.listing(base):
         return []
     return [c.replace_word(name, (".\\" if c.windows else "./") + name)]

@@ -145,3 +145,12 @@ def test_python_script_in_a_subfolder(tree: Path) -> None:
         cwd=str(tree),
     )
     assert "cd projects/website && python manage.py runserver" in [s.command for s in got]
+
+
+def test_without_a_cwd_this_process_folder_is_not_used(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Relative names are only corrected against the session's cwd, never the helper's own."""
+    monkeypatch.chdir(tree)
+    got = suggest_fixes("cd projcts", "bash: cd: projcts: No such file or directory", 1)
+    assert [s.command for s in got] == ["mkdir -p projcts && cd projcts"]
