@@ -50,9 +50,9 @@ class LocalSessionPort:
                 if left <= 0:
                     return None
                 block = self.session.wait_for_block(after, min(left, WAIT_SLICE))
-                if block is not None:
+                if block is not None and self.session.alive:
                     return CommandResult(block.command or command, block.text(), block.exit_code)
-                if not self.session.alive:
+                if not self.session.alive:  # `exit`, or the shell died: nothing to repair
                     raise SessionLost(
                         f"session {self.session.id} ended (exit code {self.session.exit_code})"
                     )
@@ -87,9 +87,9 @@ class HostSessionPort:
                 if left <= 0:
                     return None
                 block = self.client.wait_block(self.session_id, after, min(left, WAIT_SLICE))
+                self._check_alive()  # `exit`, or the shell died: nothing to repair
                 if block is not None:
                     return _result(block, command)
-                self._check_alive()
         except SessionLost:
             raise
         except TrayError as exc:

@@ -244,3 +244,17 @@ def test_skip_interrupts_the_running_command_and_the_run_goes_on(
     assert [s.status for s in h.runner.states] == ["skipped", "done"]
     assert [b.command for b in h.session.blocks()] == ["sleep 30", "echo next"]
     assert llm_server.requests == [], "a skipped command is not sent for repair"
+
+
+def test_a_session_that_ends_stops_the_run_with_a_reason(
+    host: SessionHost, tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """A step that ends the shell (exit 3) stops the run saying the session ended; no repair."""
+    plan = Plan(target=str(tmp_path), name="gone", shell="bash")
+    plan.steps = [Step(1, "Leave", commands=["exit 3"]), Step(2, "After", commands=["echo after"])]
+    h = Harness(host, tmp_path, llm_server, plan)
+    h.asked.clear()
+    outcome = h.runner.run()
+    assert outcome.startswith("stopped:") and "ended (exit code 3)" in outcome
+    assert [s.status for s in h.runner.states] == ["failed", "pending"]
+    assert llm_server.requests == [] and "ended (exit code 3)" in h.log
