@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -26,6 +27,7 @@ SHELL_ENV = "TERMWISE_SMOKE_SHELL"
 PROMPT_TIMEOUT = 30.0  # a cold PowerShell on a CI runner can take this long
 BLOCK_TIMEOUT = 30.0
 POLL = 0.05
+CLEANUP_TIMEOUT = 10.0
 
 
 class SmokeFailure(Exception):
@@ -177,16 +179,17 @@ class _SessionSteps:
 def run_smoke_test(args: argparse.Namespace | None = None) -> int:
     """Run every step, printing what each did; 0 when all passed, 1 otherwise."""
     _say("termwise smoke test")
-    with tempfile.TemporaryDirectory(prefix="termwise-smoke-") as home:
-        os.environ["TERMWISE_HOME"] = home  # nothing of the user's is read or written
-        host_steps = _SessionSteps(home)
-        steps = [
-            ("package metadata", check_metadata),
-            ("bundled resources", check_resources),
-            ("Qt", check_qt),
-            *host_steps.steps(),
-        ]
-        failed = False
+    home = tempfile.mkdtemp(prefix="termwise-smoke-")
+    os.environ["TERMWISE_HOME"] = home  # nothing of the user's is read or written
+    host_steps = _SessionSteps(home)
+    steps = [
+        ("package metadata", check_metadata),
+        ("bundled resources", check_resources),
+        ("Qt", check_qt),
+        *host_steps.steps(),
+    ]
+    failed = False
+    try:
         for name, step in steps:
             try:
                 _say(f"  ok    {name}: {step()}")
@@ -202,11 +205,29 @@ def run_smoke_test(args: argparse.Namespace | None = None) -> int:
                 host_steps.shut_down()
             except Exception as exc:
                 _fail("clean up", f"{type(exc).__name__}: {exc}")
+    finally:
+        _remove_home(home)
     if failed:
         print("smoke test FAILED", file=sys.stderr, flush=True)
         return 1
     _say("smoke test passed")
     return 0
+
+
+def _remove_home(home: str) -> None:
+    """Delete the throwaway home; on Windows a just-ended console may hold it briefly."""
+    deadline = time.monotonic() + CLEANUP_TIMEOUT
+    while True:
+        try:
+            shutil.rmtree(home)
+            return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if time.monotonic() >= deadline:
+                print(f"  note  could not remove {home}: {exc}", file=sys.stderr, flush=True)
+                return
+            time.sleep(0.2)
 
 
 def _fail(name: str, message: str) -> None:
