@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "termwise.tray.commands.deploy",  # deploy
     "termwise.tray.commands.doctor",  # doctor
     "termwise.tray.commands.prompt_words",  # type-at-prompt (internal, for the `??` word)
+    "termwise.tray.commands.deploy_word",  # deploy-here (internal, for the `deploy` word)
 )
 
 # Exit codes with a meaning of their own (documented in the README).

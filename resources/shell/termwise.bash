@@ -160,6 +160,6 @@ if ! alias deploy >/dev/null 2>&1 && ! declare -F deploy >/dev/null 2>&1; then
       ''|-*|*://*|git@*|*/*|.|..) ;;
       *) if type -P deploy >/dev/null 2>&1; then command deploy "$@"; return; fi ;;
     esac
-    "${TERMWISE_CMD:-termwise}" deploy "$@"
+    "${TERMWISE_CMD:-termwise}" deploy --from-prompt "$@"
   }
 fi

@@ -7,7 +7,7 @@
 @rem commands, `??` alone fixes the last failed command, `deploy URL` plans a deployment.
 @rem doskey macros expand only as the first word typed at the prompt, never in scripts.
 @if defined TERMWISE_CMD (doskey ??="%TERMWISE_CMD%" ask --from-prompt -- $*) else (doskey ??=termwise ask --from-prompt -- $*)
-@where deploy >nul 2>&1 || if defined TERMWISE_CMD (doskey deploy="%TERMWISE_CMD%" deploy $*) else (doskey deploy=termwise deploy $*)
+@where deploy >nul 2>&1 || if defined TERMWISE_CMD (doskey deploy="%TERMWISE_CMD%" deploy --from-prompt $*) else (doskey deploy=termwise deploy --from-prompt $*)
 @rem Already marked (a PROMPT inherited from a Termwise session): keep it as it is.
 @if defined PROMPT if not "%PROMPT:133;A=%"=="%PROMPT%" goto :eof
 @if not defined PROMPT set "PROMPT=$P$G"

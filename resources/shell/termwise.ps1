@@ -105,5 +105,5 @@ function global:termwise-ask {
 Set-Item -Path 'function:global:??' -Value { termwise-ask @args }
 # A `deploy` command of the user's own wins.
 if (-not (Get-Command deploy -ErrorAction SilentlyContinue)) {
-    function global:deploy { & (__Termwise-Program) deploy @args }
+    function global:deploy { & (__Termwise-Program) deploy --from-prompt @args }
 }

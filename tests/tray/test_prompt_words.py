@@ -32,6 +32,21 @@ SUGGESTIONS = (
     + "\n"
 )
 
+PLAN = (
+    json.dumps(
+        {
+            "step": 1,
+            "title": "Say it is deployed",
+            "why": "shows the run",
+            "commands": ["echo deployed-ok"],
+            "check": "test -f README.md",
+        }
+    )
+    + "\n"
+    + json.dumps({"step": 2, "title": "Clean up", "commands": ["rm -rf ./build"]})
+    + "\n"
+)
+
 
 def _user_text(request: dict[str, Any]) -> str:
     return "\n".join(
@@ -52,6 +67,8 @@ def _respond(request: dict[str, Any]) -> Reply:
     """The scripted model: safety reviews, a clarifying question, suggestions."""
     system = str(request["messages"][0].get("content", ""))
     text = _user_text(request)
+    if system.startswith("You plan how to get a software project running"):
+        return Reply(text=PLAN, chunk_size=24)
     if system.startswith("You review one"):
         return Reply(text='{"risk": "high", "explanation": "deletes the folder for good"}')
     if "make the thing" in text and "the docs" not in text:
@@ -233,3 +250,45 @@ def test_words_exist_only_inside_termwise_sessions(words: Words) -> None:
     screen = words.tmux.wait_for(target, "done-42")
     assert "?? is an alias for noglob __termwise_ask" in screen
     assert "deploy is a shell function" in screen
+
+
+def test_deploy_word_streams_the_plan_then_runs_it_in_this_session(words: Words) -> None:
+    """`deploy ./proj` shows the plan, asks about the risky command up front, then the step runner types each command into this same session."""
+    project = Path(os.environ["HOME"]) / "proj"
+    (project / "build").mkdir(parents=True)
+    (project / "README.md").write_text("# proj\nRun `echo deployed`.\n")
+    sid, target = words.session("bash")
+    words.tmux.type(target, "cd proj")
+    words.tmux.type(target, "deploy .")
+    screen = words.tmux.wait_for(target, "Run it here step by step?")
+    assert "Say it is deployed" in screen and "echo deployed-ok" in screen
+    words.tmux.type(target, "r")
+    screen = words.tmux.wait_for(target, "Allow it?")
+    assert "rm -rf ./build" in screen
+    words.tmux.type(target, "y")
+    words.tmux.wait_for(target, "once the prompt is back")
+    assert wait_until(lambda: "rm -rf ./build" in words.commands(sid), 60), words.tmux.screen(
+        target
+    )
+    blocks = {b["command"]: b for b in words.serve.client.context(sid, 50)}
+    assert blocks["echo deployed-ok"]["output"].strip() == "deployed-ok"
+    assert blocks["test -f README.md"]["exit_code"] == 0
+    assert not (project / "build").exists()
+    commands = words.commands(sid)
+    assert commands.index("deploy .") < commands.index("echo deployed-ok")
+
+
+def test_deploy_word_refused_runs_nothing(words: Words) -> None:
+    """Answering no to the risky command leaves the session untouched."""
+    project = Path(os.environ["HOME"]) / "proj"
+    (project / "build").mkdir(parents=True)
+    (project / "README.md").write_text("# proj\n")
+    sid, target = words.session("zsh")
+    words.tmux.type(target, f"deploy {project}")
+    words.tmux.wait_for(target, "Run it here step by step?")
+    words.tmux.type(target, "r")
+    words.tmux.wait_for(target, "Allow it?")
+    words.tmux.type(target, "n")
+    words.tmux.wait_for(target, "termwise: not run")
+    assert wait_until(lambda: words.commands(sid)[-1] == f"deploy {project}", 10)
+    assert (project / "build").is_dir()

@@ -53,6 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="run commands rated safe without asking (others follow the approval policy)",
     )
     p.add_argument("--refresh-env", action="store_true", help="probe the machine's tools again")
+    # Set by the `deploy` word of the shell integration: offer to run the plan right there.
+    p.add_argument("--from-prompt", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_deploy)
 
 
@@ -179,6 +181,10 @@ def _deploy(
     if not finished.plan.steps or finished.path is None:
         return EXIT_FAILURE
     if not args.run:
+        if getattr(args, "from_prompt", False) and not args.json and sys.stdin.isatty():
+            from termwise.tray.commands.deploy_word import offer
+
+            return offer(finished.plan, finished.path, paths=paths)
         return EXIT_OK
     cwd = value if kind == "local" else os.getcwd()
     if host is None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from termwise.agent.paths import Paths
     from termwise.agent.types import SessionContext
+    from termwise.tray.ipc.client import Channel
 
 log = logging.getLogger(__name__)
 
@@ -155,43 +156,59 @@ def type_at_prompt(
     paths: Paths, session_id: str, nonce: str, text: str, *, enter: bool, timeout: float
 ) -> bool:
     """Attach to the session, wait for the prompt after `nonce`, type `text`; False at the timeout."""
-    from termwise.tray.ipc.client import open_channel
-    from termwise.tray.ipc.protocol import KIND_DATA, encode_data, encode_json
+    from termwise.tray.ipc.protocol import encode_data, encode_json
+
+    found = wait_for_prompt(paths, session_id, nonce, timeout)
+    if found is None:
+        return False
+    channel, paste = found
+    try:
+        channel.stream.sendall(encode_data(keystrokes(text, enter=enter, paste=paste)))
+        channel.stream.sendall(encode_json({"op": "detach"}))
+    finally:
+        channel.close()
+    return True
+
+
+def wait_for_prompt(
+    paths: Paths, session_id: str, nonce: str, timeout: float
+) -> tuple[Channel, bool] | None:
+    """Attached to the session once its prompt after `nonce` is drawn: (channel, bracketed
+    paste on); None at the timeout or when the session ends first."""
+    from termwise.tray.ipc.client import _checked, open_channel
+    from termwise.tray.ipc.protocol import KIND_DATA, decode_json, encode_json
 
     deadline = time.monotonic() + timeout
     channel = open_channel(paths)
     try:
         channel.stream.sendall(encode_json({"op": "attach", "session": session_id}))
         watch = PromptWatch(nonce)
-        first = True
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                log.info("type-at-prompt: no prompt after the picker in session %s", session_id)
-                return False
+                break
             channel.stream.settimeout(remaining)
             try:
                 frame = channel.reader.read()
             except TimeoutError:
-                return False
+                break
             if frame is None:
-                return False
+                break
             kind, payload = frame
             if kind != KIND_DATA:
-                if first:
-                    from termwise.tray.ipc.client import _checked
-                    from termwise.tray.ipc.protocol import decode_json
-
-                    _checked(decode_json(payload))  # the host refused: unknown session …
-                    first = False
+                message = decode_json(payload)
+                if "ok" in message:
+                    _checked(message)  # the host refused: unknown or ended session
                 continue
             if watch.feed(payload):
-                break
-        channel.stream.sendall(encode_data(keystrokes(text, enter=enter, paste=watch.paste)))
-        channel.stream.sendall(encode_json({"op": "detach"}))
-        return True
-    finally:
+                channel.stream.settimeout(None)
+                return channel, watch.paste
+    except BaseException:
         channel.close()
+        raise
+    log.info("no prompt after the marker in session %s", session_id)
+    channel.close()
+    return None
 
 
 def session_from_env() -> str | None:

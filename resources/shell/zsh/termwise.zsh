@@ -91,6 +91,6 @@ if (( ! ${+aliases[deploy]} && ! ${+functions[deploy]} )); then
       ''|-*|*://*|git@*|*/*|.|..) ;;
       *) if (( ${+commands[deploy]} )); then command deploy "$@"; return; fi ;;
     esac
-    "${TERMWISE_CMD:-termwise}" deploy "$@"
+    "${TERMWISE_CMD:-termwise}" deploy --from-prompt "$@"
   }
 fi

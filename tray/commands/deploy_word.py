@@ -1,0 +1,270 @@
+"""`deploy URL` typed in a session: after the plan, run it right here or copy its commands.
+
+The plan cannot run while `termwise deploy` itself holds the session's terminal, so a
+detached helper (`termwise deploy-here`) waits for the prompt to come back and then walks
+the plan with the step runner in this session. Commands the approval policy wants asked
+about are asked before the helper starts; anything it cannot ask about later (a repair
+that needs approval) is denied, which stops the run at that step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TextIO
+
+if TYPE_CHECKING:
+    from termwise.agent.config_schema import Config
+    from termwise.agent.deploy.plan import Plan
+    from termwise.agent.paths import Paths
+    from termwise.agent.types import Verdict
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+OFFER = "Run it here step by step? [r] run in this session · [c] copy the commands · [Enter] no: "
+START_TIMEOUT = 120.0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # Internal: started (detached) after `deploy` in a session; not for people.
+    p = sub.add_parser("deploy-here")
+    p.add_argument("--session", required=True)
+    p.add_argument("--nonce", required=True)
+    p.add_argument("--job", required=True, help="JSON file with the plan and approvals")
+    p.set_defaults(func=cmd_deploy_here)
+
+
+def plan_commands(plan: Plan) -> list[str]:
+    """Every command of the plan in order, checks included."""
+    out: list[str] = []
+    for step in plan.steps:
+        out.extend(step.commands)
+        if step.check:
+            out.append(step.check)
+    return out
+
+
+def plan_to_json(plan: Plan) -> dict[str, Any]:
+    return asdict(plan)
+
+
+def plan_from_json(data: dict[str, Any]) -> Plan:
+    from termwise.agent.deploy.plan import Plan, Step
+    from termwise.agent.types import Verdict
+
+    steps = []
+    for raw in data.get("steps", []):
+        verdicts = [
+            Verdict(v["level"], tuple(v.get("reasons", ())), v.get("explanation", ""))
+            for v in raw.get("verdicts", [])
+        ]
+        steps.append(Step(**{**raw, "verdicts": verdicts}))
+    return Plan(**{**data, "steps": steps})
+
+
+def offer(
+    plan: Plan,
+    plan_file: Path,
+    *,
+    paths: Paths,
+    out: TextIO | None = None,
+    read_line: Any = input,
+) -> int:
+    """Ask what to do with a finished plan in this session: run it here, copy it, or nothing."""
+    out = out or sys.stdout
+    session = os.environ.get("TERMWISE_SESSION")
+    if not session:
+        return EXIT_OK
+    try:
+        answer = read_line(OFFER).strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        out.write("\n")
+        return EXIT_OK
+    if answer.startswith("c"):
+        return _copy_all(plan, out)
+    if not answer.startswith("r"):
+        return EXIT_OK
+    approved = _ask_up_front(plan, paths, out, read_line)
+    if approved is None:
+        out.write("termwise: not run\n")
+        return EXIT_FAILURE
+    marker = _start_helper(plan, plan_file, approved, session, paths)
+    out.write(
+        f"The plan runs in this session once the prompt is back (Ctrl+C stops a command).\n"
+        f"Log: {_log_file(plan_file)}\n"
+    )
+    out.write(marker)
+    out.flush()
+    return EXIT_OK
+
+
+def _log_file(plan_file: Path) -> Path:
+    from termwise.agent.deploy.plan import log_path_for
+
+    return log_path_for(plan_file)
+
+
+def _copy_all(plan: Plan, out: TextIO) -> int:
+    import pyperclip
+
+    commands = plan_commands(plan)
+    text = "\n".join(commands)
+    try:
+        pyperclip.copy(text)
+    except pyperclip.PyperclipException as exc:
+        out.write(f"termwise: could not copy ({exc}); the commands:\n{text}\n")
+        return EXIT_FAILURE
+    out.write(f"copied {len(commands)} commands\n")
+    return EXIT_OK
+
+
+def _verdict(command: str, shell: str) -> Verdict:
+    from termwise.agent.deploy.planner import default_classify
+
+    return default_classify(command, shell)  # the same verdict the step runner will use
+
+
+def _ask_up_front(plan: Plan, paths: Paths, out: TextIO, read_line: Any) -> list[str] | None:
+    """Commands approved now for the run (policy first, then the user); None if one is refused."""
+    from termwise.agent.approvals import ApprovalStore
+
+    store = ApprovalStore(paths.approvals_file)
+    approved: list[str] = []
+    for step in plan.steps:
+        for command in [*step.commands, *([step.check] if step.check else [])]:
+            verdict = _verdict(command, plan.shell)
+            decision = store.decide(command, plan.shell, verdict)
+            if decision == "allow":
+                approved.append(command)
+                continue
+            if decision == "deny":
+                out.write(f"termwise: your approval policy denies `{command}`\n")
+                return None
+            reasons = "; ".join(verdict.reasons) or "no reason given"
+            out.write(f"step {step.number}: {command}\n  {verdict.level.upper()}: {reasons}\n")
+            try:
+                answer = read_line("Allow it? [y] once · [a] always · [N] no: ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                return None
+            if answer in ("a", "always"):
+                store.record(command, plan.shell, "always")
+            elif answer not in ("y", "yes"):
+                return None
+            approved.append(command)
+    return approved
+
+
+def _start_helper(
+    plan: Plan, plan_file: Path, approved: list[str], session: str, paths: Paths
+) -> str:
+    import uuid
+
+    from termwise.tray.commands.prompt_words import NONCE_OSC
+    from termwise.tray.selfcmd import self_argv
+
+    nonce = uuid.uuid4().hex
+    folder = paths.runtime_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, job = tempfile.mkstemp(prefix="deploy-job-", suffix=".json", dir=folder)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:  # mkstemp: readable by this user only
+        json.dump(
+            {"plan": plan_to_json(plan), "plan_file": str(plan_file), "approved": approved}, f
+        )
+    argv = [*self_argv(), "deploy-here", "--session", session, "--nonce", nonce, "--job", job]
+    kwargs: dict[str, object] = {}
+    if sys.platform == "win32":
+        flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
+        kwargs["creationflags"] = flags | subprocess.CREATE_NO_WINDOW
+    else:
+        kwargs["start_new_session"] = True
+    subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        **kwargs,  # type: ignore[call-overload]
+    )
+    return NONCE_OSC.format(nonce=nonce)
+
+
+def cmd_deploy_here(args: argparse.Namespace) -> int:
+    from termwise.agent.paths import resolve_paths
+    from termwise.tray.logs import setup_logging
+
+    paths = resolve_paths()
+    setup_logging(paths.log_dir)
+    job = Path(args.job)
+    try:
+        data = json.loads(job.read_text(encoding="utf-8"))
+    finally:
+        job.unlink(missing_ok=True)
+    try:
+        outcome = run_here(paths, args.session, args.nonce, data)
+    except Exception:  # nobody reads this process's output; the log is all there is
+        log.exception("deploy-here failed")
+        return EXIT_FAILURE
+    log.info("deploy-here: session %s: %s", args.session, outcome)
+    return EXIT_OK if outcome == "completed" else EXIT_FAILURE
+
+
+def run_here(paths: Paths, session: str, nonce: str, data: dict[str, Any]) -> str:
+    """Wait for the session's prompt, then walk the plan in it; returns the run's outcome."""
+    from termwise.agent.approvals import ApprovalStore
+    from termwise.agent.config import load_config
+    from termwise.agent.deploy.fixer import StepFixer
+    from termwise.agent.deploy.planner import default_classify
+    from termwise.agent.deploy.runner import PlanRunner
+    from termwise.agent.llm.factory import make_client
+    from termwise.agent.redact import redact
+    from termwise.tray.commands.prompt_words import wait_for_prompt
+    from termwise.tray.deploy_session import HostSessionPort
+    from termwise.tray.ipc.client import HostClient
+    from termwise.tray.ipc.protocol import encode_json
+
+    plan = plan_from_json(data["plan"])
+    plan_file = Path(data["plan_file"])
+    approved = set(data.get("approved", []))
+    found = wait_for_prompt(paths, session, nonce, START_TIMEOUT)
+    if found is None:
+        return "the session's prompt never came back"
+    channel, _ = found
+    channel.stream.sendall(encode_json({"op": "detach"}))
+    channel.close()
+    config: Config = load_config(paths.config_file).config
+    client = make_client(config)
+    fixer = (
+        StepFixer(client, config, plan.shell, goal=f"deploy {plan.name} ({plan.target})")
+        if client is not None
+        else None
+    )
+
+    def ask(command: str, verdict: Verdict) -> Literal["once", "deny"]:
+        # Nobody can be asked any more: only what was approved before the prompt came back.
+        return "once" if command in approved else "deny"
+
+    with HostClient(paths) as host:
+        runner = PlanRunner(
+            plan,
+            HostSessionPort(host, session, paths),
+            ask=ask,
+            classify=default_classify,
+            approvals=ApprovalStore(paths.approvals_file),
+            fixer=fixer,
+            max_repairs=config.deploy.max_repairs,
+            step_timeout=config.deploy.step_timeout,
+            log_file=_log_file(plan_file),
+            on_event=fixer.observe if fixer is not None else None,
+            ask_safe=False,
+            scrub=lambda text: redact(text, config.privacy.patterns).text,
+        )
+        return str(runner.run())
