@@ -268,16 +268,21 @@ class PlanRunner:
             self._busy.clear()
         if self._stop.is_set():
             self._log_result(command, result)
-            self._end_step(index, "failed", "stopped by the user while it ran")
+            self._end_step(index, "stopped", "stopped by the user while it ran")
             raise RunStopped("stopped by the user")
         if result is None and self._skip.is_set():
             self._log_result(command, result)
             self._end_step(index, "skipped", "skipped by the user while it ran")
             return None
         if result is None:
-            self._end_step(
-                index, "failed", f"`{command}` did not finish in {self.step_timeout:.0f} s"
-            )
+            # Most often it waits for input nobody gives; Ctrl+C frees the session.
+            try:
+                self.session.interrupt()
+            except Exception:
+                pass
+            self._log_result(command, None)
+            why = f"`{command}` did not finish in {self.step_timeout:.0f} s; Ctrl+C was pressed"
+            self._end_step(index, "failed", why)
             raise RunStopped(f"step {step.number} timed out")
         self._emit("result", step.number, _tail(result.output), result.exit_code)
         self._log_result(command, result)

@@ -258,3 +258,19 @@ def test_a_session_that_ends_stops_the_run_with_a_reason(
     assert outcome.startswith("stopped:") and "ended (exit code 3)" in outcome
     assert [s.status for s in h.runner.states] == ["failed", "pending"]
     assert llm_server.requests == [] and "ended (exit code 3)" in h.log
+
+
+def test_a_command_waiting_for_input_times_out_and_is_interrupted(
+    host: SessionHost, tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """A command stuck at a prompt hits the step timeout; Ctrl+C frees the session; the run stops."""
+    plan = Plan(target=str(tmp_path), name="stuck", shell="bash")
+    plan.steps = [Step(1, "Ask", commands=["read -p 'Continue? ' answer"])]
+    h = Harness(host, tmp_path, llm_server, plan)
+    h.runner.step_timeout = 1.5
+    outcome = h.runner.run()
+    assert outcome == "stopped: step 1 timed out"
+    assert "did not finish in 2 s; Ctrl+C was pressed" in h.runner.states[0].detail
+    assert poll(lambda: bool(h.session.blocks()))
+    block = h.session.last_block()
+    assert block is not None and block.command.startswith("read -p") and block.exit_code != 0
