@@ -52,6 +52,11 @@ def windows_equivalents() -> dict[str, dict[str, str]]:
     return load("windows")["equivalents"]  # type: ignore[no-any-return]
 
 
+def posix_equivalents() -> dict[str, str]:
+    """Windows command or cmdlet → template of the POSIX command."""
+    return load("windows")["posix_equivalents"]  # type: ignore[no-any-return]
+
+
 def permission_messages() -> list[str]:
     """Lower-case fragments of error messages that mean 'needs root/administrator'."""
     return list(load("messages")["permission"])

@@ -96,3 +96,21 @@ def local_file(c: Case) -> list[str]:
     if base is None or name not in env.listing(base):
         return []
     return [c.replace_word(name, (".\\" if c.windows else "./") + name)]
+
+
+@rule("windows_habit_on_posix", "The POSIX command for this Windows habit.", priority=8)
+def windows_habit(c: Case) -> list[str]:
+    name = missing_command(c)
+    if not name or not c.posix:
+        return []
+    table = data.posix_equivalents()
+    key = next((k for k in table if k.lower() == name.lower()), None)
+    if not key:
+        return []
+    words = [w for w in c.args if not re.fullmatch(r"/[A-Za-z?]{1,3}", w)]  # drop /s /q /f …
+    rest = " ".join(w for w in words if not w.startswith("-"))
+    pid = next((w for w in words if w.isdigit()), "")
+    out = table[key].format(args=rest, pid=pid).strip()
+    if "{pid}" in table[key] and not pid:
+        return []
+    return [out]

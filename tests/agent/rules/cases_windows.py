@@ -175,3 +175,13 @@ CASES += [
         "powershell",
     ),
 ]
+
+# ...and the other way round: Windows habits in bash/zsh.
+CASES += [
+    T("ipconfig", "bash: ipconfig: command not found", "ip addr"),
+    T("cls", "zsh: command not found: cls", "clear", "zsh"),
+    T("del /f notes.txt", "bash: del: command not found", "rm notes.txt"),
+    T("Get-ChildItem", "bash: Get-ChildItem: command not found", "ls -la"),
+    T("taskkill /PID 4242 /F", "bash: taskkill: command not found", "kill 4242"),
+    T("findstr TODO main.c", "bash: findstr: command not found", "grep TODO main.c"),
+]
