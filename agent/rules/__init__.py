@@ -17,6 +17,7 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     packages,
     permission,
     pip_npm,
+    projects,
     python,
     subcommands,
     system,

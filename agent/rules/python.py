@@ -308,3 +308,18 @@ def psycopg2_binary(c: Case) -> list[str]:
     if "pg_config executable not found" not in c.output or "psycopg2" not in c.script:
         return []
     return [c.replace_word("psycopg2", "psycopg2-binary")]
+
+
+@rule(
+    "py_venv_missing", "The virtual environment does not exist yet: create it, then activate it.", 7
+)
+def venv_missing(c: Case) -> list[str]:
+    m = re.match(r"^\s*(?:source|\.)\s+(\S+?)/bin/activate\s*$", c.script)
+    if not m or not c.posix or "No such file or directory" not in c.output:
+        return []
+    venv = m.group(1)
+    other = {"venv": ".venv", ".venv": "venv", "env": ".venv"}.get(venv)
+    out = [c.then(f"python3 -m venv {venv}", c.script)]
+    if other:
+        out.append(c.script.replace(f"{venv}/bin", f"{other}/bin", 1))
+    return out

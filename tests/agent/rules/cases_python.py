@@ -154,3 +154,17 @@ CASES = [
         "pip install psycopg2-binary",
     ),
 ]
+
+CASES += [
+    T(
+        "source venv/bin/activate",
+        "bash: venv/bin/activate: No such file or directory",
+        "python3 -m venv venv && source venv/bin/activate",
+    ),
+    T(
+        "source .venv/bin/activate",
+        "bash: .venv/bin/activate: No such file or directory",
+        "source venv/bin/activate",
+        first=False,
+    ),
+]

@@ -154,3 +154,48 @@ def test_without_a_cwd_this_process_folder_is_not_used(
     monkeypatch.chdir(tree)
     got = suggest_fixes("cd projcts", "bash: cd: projcts: No such file or directory", 1)
     assert [s.command for s in got] == ["mkdir -p projcts && cd projcts"]
+
+
+@pytest.mark.parametrize(
+    ("script", "output", "project_file", "expected"),
+    [
+        (
+            "npm start",
+            "npm ERR! enoent ENOENT: no such file or directory, open '/x/package.json'",
+            "package.json",
+            "cd web/frontend && npm start",
+        ),
+        (
+            "docker compose up",
+            "no configuration file provided: not found",
+            "compose.yaml",
+            "cd web/frontend && docker compose up",
+        ),
+        (
+            "make",
+            "make: *** No targets specified and no makefile found.  Stop.",
+            "Makefile",
+            "cd web/frontend && make",
+        ),
+        (
+            "cargo build",
+            "error: could not find `Cargo.toml` in `/x` or any parent directory",
+            "Cargo.toml",
+            "cd web/frontend && cargo build",
+        ),
+        (
+            "pip install -r requirements.txt",
+            "ERROR: Could not open requirements file: [Errno 2] No such file or directory: 'requirements.txt'",
+            "requirements.txt",
+            "cd web/frontend && pip install -r requirements.txt",
+        ),
+    ],
+)
+def test_project_found_in_a_subfolder(
+    tree: Path, script: str, output: str, project_file: str, expected: str
+) -> None:
+    """A command run above its project suggests cd-ing into the folder that has the project file."""
+    (tree / "web" / "frontend").mkdir(parents=True)
+    (tree / "web" / "frontend" / project_file).write_text("")
+    got = suggest_fixes(script, output, 1, "bash", cwd=str(tree))
+    assert got[0].command == expected
