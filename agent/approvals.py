@@ -46,6 +46,7 @@ Kept = Literal["session", "always", "deny"]
 CHOICES: tuple[str, ...] = get_args(Choice)
 FILE_VERSION = 1
 LOCK_TIMEOUT = 5.0
+MAX_PATTERN_INPUT = 4096
 _CONTROL = r";&|<>\n\r`"
 _BLANKS = re.compile(r"[ \t]+")
 _STAR = rf"(?:(?!\$\()[^{_CONTROL}])*"
@@ -159,10 +160,14 @@ class ApprovalStore:
         self._refresh()
         text = normalize_command(command)
         family = _family(shell)
+        # Wildcard matching can backtrack badly on huge inputs: long commands need an exact entry.
+        wildcards = len(text) <= MAX_PATTERN_INPUT
         fold = family in ("powershell", "cmd")
         found = []
         for entry in [*self._saved, *self._session]:
             if entry.shell != "*" and _family(entry.shell) != family:
+                continue
+            if not entry.exact and not wildcards:
                 continue
             if self._regex(entry.pattern, fold).match(text):
                 found.append(entry)

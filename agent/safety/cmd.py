@@ -65,19 +65,22 @@ class _Parser:
                 end_word()
                 self.i += 1
             elif ch == "^":
-                word = (word or []) + [text[self.i + 1 : self.i + 2]]
+                word = word if word is not None else []
+                word.append(text[self.i + 1 : self.i + 2])
                 self.i += 2
             elif ch == '"':
                 end = text.find('"', self.i + 1)
                 end = n if end < 0 else end
                 chunk = text[self.i + 1 : end]
                 dynamic = dynamic or "%" in chunk or "!" in chunk
-                word = (word or []) + [chunk]
+                word = word if word is not None else []
+                word.append(chunk)
                 self.i = end + 1
             elif ch in "%!" and re.match(r"[%!][^%!\s]+[%!]", text[self.i :]):
                 match = re.match(r"[%!][^%!\s]+[%!]", text[self.i :])
                 assert match is not None
-                word = (word or []) + [match.group(0)]
+                word = word if word is not None else []
+                word.append(match.group(0))
                 dynamic = True
                 self.i += match.end()
             elif ch == "@" and word is None and not command.words:
@@ -106,7 +109,8 @@ class _Parser:
                 self.i += 2 if double else 1
                 end_command(end_pipeline=not (ch == "|" and not double))
             else:
-                word = (word or []) + [ch]
+                word = word if word is not None else []
+                word.append(ch)
                 self.i += 1
         if in_group:
             script.problems.append("missing ')' in cmd")

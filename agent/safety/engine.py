@@ -11,6 +11,9 @@ from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Leve
 from termwise.agent.safety.rules import CommandSpec, RuleSet, load_rules
 
 MAX_DEPTH = 40  # shells inside shells, wrappers inside wrappers
+MAX_MESSAGE = 160
+MAX_REVIEW = 20_000  # longer inputs are at least "confirm", and skip the raw-text rules
+TEXT_BUDGET = 50_000
 FLATTEN_AT = 20  # substitutions deeper than this are checked flat, without more recursion
 _HOME = re.compile(
     r"^(\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\$env:HOME)(?=$|[\\/])", re.I
@@ -21,10 +24,13 @@ _WIN_SUFFIX = re.compile(r"\.(exe|com|cmd|bat)$", re.I)
 class Analyzer:
     """Collects findings over one `classify` call (a fresh object per call; not shared)."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: int = TEXT_BUDGET) -> None:
         self.findings: list[Finding] = []
+        self.budget = budget  # characters of nested text still worth parsing (iex iex iex …)
 
     def add(self, level: Level, rule: str, message: str) -> None:
+        if len(message) > MAX_MESSAGE:  # a 100 kB "command name" must not flood the reasons
+            message = message[: MAX_MESSAGE - 1] + "…"
         self.findings.append(Finding(level, rule, message))
 
     # --- text and scripts -------------------------------------------------------------
@@ -34,10 +40,20 @@ class Analyzer:
         if depth > MAX_DEPTH:
             self.add("confirm", "too-deep", "commands nested too deeply to review")
             return
+        if depth > 0 and len(text) > self.budget:
+            self.add("confirm", "too-long", "too much nested code to review")
+            return
+        self.budget -= len(text) if depth > 0 else 0
+        if len(text) > MAX_REVIEW:
+            self.add("confirm", "too-long", f"{len(text)} characters are more than anyone reviews")
         rules = load_rules(family)
-        for text_rule in rules.texts:
-            if text_rule.regex.search(text):
-                self.add(text_rule.level, text_rule.id, text_rule.message)
+        if len(text) <= MAX_REVIEW:  # pattern rules stay fast on anything a person could read
+            lowered = text.lower()
+            for text_rule in rules.texts:
+                if text_rule.requires_any and not any(w in lowered for w in text_rule.requires_any):
+                    continue
+                if text_rule.regex.search(text):
+                    self.add(text_rule.level, text_rule.id, text_rule.message)
         script = parse(text, family)
         if not script.pipelines and not script.problems:
             if depth == 0:

@@ -82,6 +82,7 @@ class TextRule:
     level: Level
     message: str
     regex: re.Pattern[str]
+    requires_any: tuple[str, ...] = ()  # cheap lower-case substrings; without one, skip the regex
 
 
 @dataclass
@@ -214,7 +215,11 @@ def compile_rules(family: Family, docs: list[tuple[str, dict[str, Any]]]) -> Rul
             for raw in data.get("text_rules") or ():
                 ruleset.texts.append(
                     TextRule(
-                        raw["id"], _level(raw["level"]), raw["message"], re.compile(raw["regex"])
+                        raw["id"],
+                        _level(raw["level"]),
+                        raw["message"],
+                        re.compile(raw["regex"]),
+                        tuple(str(w).lower() for w in raw.get("requires_any", ())),
                     )
                 )
             for raw in data.get("redirect_rules") or ():
