@@ -112,3 +112,23 @@ CASES = [
     ),
     T("cat /var/log/syslog", "cat: /var/log/syslog: Permission denied", "sudo cat /var/log/syslog"),
 ]
+
+CASES += [
+    T(
+        "npm install -g yarn",
+        "npm ERR! Error: EACCES: permission denied, access '/usr/local/lib/node_modules'\nnpm ERR! Please try running this command again as root/Administrator.",
+        "sudo npm install -g yarn",
+    ),
+    T(
+        "npm install -g yarn",
+        "npm ERR! code EPERM\nnpm ERR! Error: EPERM: operation not permitted, mkdir 'C:\\Program Files\\nodejs\\node_modules\\yarn'\nnpm ERR! Please try running this command again as root/Administrator.",
+        "Start-Process powershell -Verb RunAs -ArgumentList '-NoExit', '-Command', 'npm install -g yarn'",
+        "powershell",
+    ),
+    T(
+        "python setup.py install",
+        "error: could not create '/usr/local/lib/python3.10/dist-packages/x': Permission denied",
+        "sudo python setup.py install",
+    ),
+    T("ufw enable", "ERROR: You need to be root to run this script", "sudo ufw enable"),
+]
