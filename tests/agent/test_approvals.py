@@ -226,3 +226,14 @@ def test_pattern_syntax() -> None:
     assert compile_pattern("ls ?").match("ls a")
     assert not compile_pattern("ls ?").match("ls ;")
     assert compile_pattern("a[b").match("a[b"), "an unclosed class is literal"
+
+
+def test_very_long_commands_need_an_exact_entry(path: Path) -> None:
+    """Wildcards are not tried on multi-kilobyte commands (slow to match, impossible to review)."""
+    store = ApprovalStore(path)
+    store.record("echo", "bash", "always", pattern="echo *")
+    long_command = "echo " + "x" * 5000
+    assert store.decide("echo hi", "bash", CONFIRM) == "allow"
+    assert store.decide(long_command, "bash", CONFIRM) == "ask"
+    store.record(long_command, "bash", "always")
+    assert store.decide(long_command, "bash", CONFIRM) == "allow"
