@@ -70,5 +70,8 @@ def test_classify_speed_over_the_table() -> None:
         start = time.perf_counter()
         classify(case["cmd"], case.get("shell", "bash"))
         took = (time.perf_counter() - start) * 1000
-        print(f"  long input {len(case['cmd'])} chars: {took:.1f} ms")
+        head = case["cmd"][:16].replace("\n", " ")
+        print(
+            f"  long input {head!r}… ({len(case['cmd'])} chars, {case.get('shell', 'bash')}): {took:.1f} ms"
+        )
     print("  goal: median <= 1 ms")
