@@ -223,3 +223,12 @@ def sh_bash(c: Case) -> list[str]:
     ):
         return []
     return [re.sub(r"^[ \t]*(?:/bin/)?(?:sh|dash)\b", "bash", c.script, count=1)]
+
+
+@rule("spacy_model_missing", "spaCy language models are downloaded by spaCy itself.", priority=5)
+def spacy_model(c: Case) -> list[str]:
+    m = c.search(r"(?:No module named '|Can't find model ')([a-z]{2}_core_\w+)")
+    if not m:
+        return []
+    py = "py" if c.windows else "python3" if c.posix else "python"
+    return [f"{py} -m spacy download {m.group(1)}"]

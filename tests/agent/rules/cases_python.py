@@ -168,3 +168,13 @@ CASES += [
         first=False,
     ),
 ]
+
+CASES += [
+    T(
+        "python nlp.py",
+        "OSError: [E050] Can't find model 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path to a data directory.",
+        "python3 -m spacy download en_core_web_sm",
+    ),
+    T("python video.py", mnf("ffmpeg"), "pip install ffmpeg-python"),
+    T("python app.py", mnf("absl.flags"), "pip install absl-py"),
+]
