@@ -23,6 +23,7 @@ from termwise.agent.types import Block, SessionContext, Suggestion, Verdict
 from termwise.tray.commands.ask_picker import Console, follow_up, run_picker
 from termwise.tray.commands.picker import (
     Action,
+    ExplainChunk,
     Key,
     KeyDecoder,
     PickerState,
@@ -362,3 +363,20 @@ def test_a_long_list_scrolls_to_keep_the_chosen_one_in_view() -> None:
     assert len(lines) == 4
     assert any(line.startswith("› 8. command-7") for line in lines)
     assert "Enter type it" in lines[-1]
+
+
+def test_e_asks_the_model_once_and_shows_its_explanation_as_it_streams() -> None:
+    """With a model, `e` requests an explanation once; streamed text appears under the command."""
+    state = _state("du -sh *")
+    state.can_explain = True
+    state.key(Key("char", "e"))
+    assert state.explain_requests == [0]
+    assert "explaining…" in "\n".join(_text(state))
+    state.apply(ExplainChunk(0, "du sums disk use;"))
+    state.apply(ExplainChunk(0, " -s gives one total per argument.", done=True))
+    text = "\n".join(_text(state))
+    assert "du sums disk use; -s gives one total per argument." in text
+    assert "explaining…" not in text
+    state.key(Key("char", "e"))  # fold
+    state.key(Key("char", "e"))  # unfold: no second request
+    assert state.explain_requests == [0]

@@ -69,6 +69,8 @@ def _respond(request: dict[str, Any]) -> Reply:
     text = _user_text(request)
     if system.startswith("You plan how to get a software project running"):
         return Reply(text=PLAN, chunk_size=24)
+    if system.startswith("You explain one"):
+        return Reply(text="du walks the folder and sorts by size.")
     if system.startswith("You review one"):
         return Reply(text='{"risk": "high", "explanation": "deletes the folder for good"}')
     if "make the thing" in text and "the docs" not in text:
@@ -139,7 +141,7 @@ def _on_prompt_line(screen: str, command: str) -> bool:
 def test_enter_puts_the_chosen_command_on_the_prompt_without_running_it(
     words: Words, shell: str
 ) -> None:
-    """`?? list big files` lists numbered suggestions; Enter types #1 onto the next prompt; only the shell's own Enter runs it."""
+    """`?? list big files` lists numbered suggestions; `e` shows the model's explanation; Enter types #1 onto the next prompt; only the shell's own Enter runs it."""
     sid, target = words.session(shell)
     words.tmux.type(target, "?? list big files * ?")  # globs stay literal
     screen = words.tmux.wait_for(target, "2. rm -rf ./big")
@@ -147,6 +149,8 @@ def test_enter_puts_the_chosen_command_on_the_prompt_without_running_it(
     assert "the 20 largest files" in screen and "Enter type it" in screen
     assert "list big files * ?" in _suggest_requests(words.model)[0]
 
+    words.keys(target, "e")
+    words.tmux.wait_for(target, "du walks the folder and sorts by size.")
     words.keys(target, "Enter")
     assert wait_until(lambda: _on_prompt_line(words.tmux.screen(target), DU), 20, 0.1), (
         words.tmux.screen(target)

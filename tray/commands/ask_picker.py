@@ -17,7 +17,7 @@ from termwise.agent.cancel import CancelToken
 from termwise.agent.events import Error, Event, Finished
 from termwise.agent.types import SessionContext, Suggestion, Verdict
 from termwise.tray.commands.ask_render import TurnRenderer
-from termwise.tray.commands.picker import Action, PickerState, Screen
+from termwise.tray.commands.picker import Action, ExplainChunk, PickerState, Screen
 from termwise.tray.commands.term_io import HIDE_CURSOR, SHOW_CURSOR, KeyReader, RawModeUnavailable
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def _round(
 ) -> tuple[PickerState, Action | None, int]:
     """One turn on screen; returns the state, the user's action (if any) and an exit code."""
     token = CancelToken()
-    events: queue.Queue[Event | None] = queue.Queue()
+    events: queue.Queue[Event | ExplainChunk | None] = queue.Queue()
     tally = TurnRenderer(io.StringIO(), io.StringIO(), as_json=True, offline=offline)
 
     def pump() -> None:
@@ -115,7 +115,7 @@ def _round(
         reader.__enter__()
     except RawModeUnavailable:
         return _plain_round(events, tally, con, offline)
-    state = PickerState()
+    state = PickerState(can_explain=turn.client is not None)
     screen = Screen(con.out.write, con.colour)
     action: Action | None = None
     con.out.write(HIDE_CURSOR)
@@ -127,7 +127,10 @@ def _round(
                     event = events.get_nowait()
                 except queue.Empty:
                     break
-                if event is not None:
+                if isinstance(event, ExplainChunk):
+                    state.apply(event)
+                    dirty = True
+                elif event is not None:
                     tally.event(event)
                     state.apply(event)
                     dirty = True
@@ -143,6 +146,9 @@ def _round(
                 action = state.key(key)
                 if action is not None:
                     break
+            while state.explain_requests:
+                index = state.explain_requests.pop(0)
+                _start_explaining(turn, state.suggestions[index].command, ctx, index, events, token)
     finally:
         reader.close()
         if action is not None or not state.finished:
@@ -155,8 +161,51 @@ def _round(
     return state, action, tally.exit_code()
 
 
+def _start_explaining(
+    turn: SuggestTurn,
+    command: str,
+    ctx: SessionContext,
+    index: int,
+    sink: queue.Queue[Event | ExplainChunk | None],
+    cancel: CancelToken,
+) -> None:
+    """Stream the model's explanation of a command into the picker's queue (`e`)."""
+
+    def work() -> None:
+        from termwise.agent.context import load_prompt
+        from termwise.agent.llm.base import LlmError
+        from termwise.agent.redact import redact
+
+        client, config = turn.client, turn.config
+        assert client is not None
+        shell = ctx.shell or "bash"
+        text = redact(command, config.privacy.patterns).text if config.privacy.redact else command
+        messages = [
+            {"role": "system", "content": load_prompt("explain", shell=shell)},
+            {"role": "user", "content": text},
+        ]
+        try:
+            for delta in client.stream_chat(messages, task="suggest", cancel=cancel):  # type: ignore[arg-type]
+                if delta.text:
+                    sink.put(ExplainChunk(index, delta.text))
+                if cancel.cancelled:
+                    break
+        except LlmError as exc:
+            sink.put(ExplainChunk(index, done=True, error=str(exc)))
+            return
+        except Exception as exc:  # the picker must keep working
+            sink.put(ExplainChunk(index, done=True, error=f"{type(exc).__name__}: {exc}"))
+            return
+        sink.put(ExplainChunk(index, done=True))
+
+    threading.Thread(target=work, name="ask-explain", daemon=True).start()
+
+
 def _plain_round(
-    events: queue.Queue[Event | None], tally: TurnRenderer, con: Console, offline: bool
+    events: queue.Queue[Event | ExplainChunk | None],
+    tally: TurnRenderer,
+    con: Console,
+    offline: bool,
 ) -> tuple[PickerState, Action | None, int]:
     """No raw mode: print the list as it streams, then read a numbered choice on a line."""
     text = TurnRenderer(con.out, con.out, offline=offline)
@@ -165,6 +214,8 @@ def _plain_round(
         event = events.get()
         if event is None:
             break
+        if isinstance(event, ExplainChunk):
+            continue
         tally.event(event)
         text.event(event)
         state.apply(event)

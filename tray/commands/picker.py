@@ -125,6 +125,16 @@ def windows_key(first: str, second: str = "") -> Key:
 
 
 @dataclass(frozen=True)
+class ExplainChunk:
+    """Streamed text of the model's explanation of suggestion `index` (`done` at the end)."""
+
+    index: int
+    text: str = ""
+    done: bool = False
+    error: str = ""
+
+
+@dataclass(frozen=True)
 class Action:
     """What the user chose: the kind and the suggestion it applies to (-1 for quit)."""
 
@@ -155,10 +165,20 @@ class PickerState:
     no_model: bool = False
     expanded: set[int] = field(default_factory=set)
     notice: str = ""
+    can_explain: bool = False  # a model is there to explain a command on `e`
+    explained: dict[int, str] = field(default_factory=dict)
+    explaining: set[int] = field(default_factory=set)
+    explain_requests: list[int] = field(default_factory=list)
 
     # -- events --------------------------------------------------------------------------
-    def apply(self, event: Event) -> None:
-        if isinstance(event, SuggestionReady):
+    def apply(self, event: Event | ExplainChunk) -> None:
+        if isinstance(event, ExplainChunk):
+            self.explained[event.index] = self.explained.get(event.index, "") + event.text
+            if event.error:
+                self.explained[event.index] += f" (the model could not explain it: {event.error})"
+            if event.done:
+                self.explaining.discard(event.index)
+        elif isinstance(event, SuggestionReady):
             while len(self.suggestions) <= event.index:
                 self.suggestions.append(event.suggestion)
             self.suggestions[event.index] = event.suggestion
@@ -220,6 +240,11 @@ class PickerState:
             return Action("copy", self.selected)
         elif key.name == "char" and key.char in "eE":
             self.expanded ^= {self.selected}
+            wanted = self.selected in self.expanded
+            if wanted and self.can_explain and self.selected not in self.explained:
+                self.explained[self.selected] = ""
+                self.explaining.add(self.selected)
+                self.explain_requests.append(self.selected)
         return None
 
     # -- drawing ---------------------------------------------------------------------------
@@ -298,7 +323,14 @@ class PickerState:
             if v is not None and v.explanation:
                 for t in textwrap.wrap("risk: " + v.explanation, wrap):
                     lines.append([Segment(indent + t, verdict_style(v))])
-            if not s.explanation:
+            said = self.explained.get(i, "").strip()
+            if said:
+                for para in said.splitlines():
+                    for t in textwrap.wrap(para, wrap) or [""]:
+                        lines.append([Segment(indent + t, "36")])
+            if i in self.explaining:
+                lines.append([Segment(indent + "explaining…", "2")])
+            elif not s.explanation and not said:
                 lines.append([Segment(indent + "(no explanation was given)", "2")])
             if s.rule:
                 lines.append([Segment(indent + f"from the rule {s.rule}", "2")])
