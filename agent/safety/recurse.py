@@ -150,8 +150,10 @@ def _wrapper(
     rules: RuleSet,
     depth: int,
 ) -> bool:
-    if wrapper.info_flags and any(a in wrapper.info_flags for a in args):
-        analyzer.add("safe", "known-safe", f"{wrapper.name} {' '.join(args[:1])}")
+    inner = _unwrap(wrapper, args)
+    own = args[: len(args) - len(inner)]  # the wrapper's options; the rest is the command's
+    if wrapper.info_flags and any(a in wrapper.info_flags for a in own):
+        analyzer.add("safe", "known-safe", f"{wrapper.name} {' '.join(own[:1])}")
         return True
     if wrapper.level != "safe":
         analyzer.add(wrapper.level, wrapper.name, wrapper.message)
@@ -161,7 +163,6 @@ def _wrapper(
             line = value if eq else (args[i + 1] if i + 1 < len(args) else "")
             analyzer.text(line, rules.family, depth + 1)
             return True
-    inner = _unwrap(wrapper, args)
     if inner and wrapper.joins:
         analyzer.text(" ".join(inner), rules.family, depth + 1)
     elif inner:
@@ -172,7 +173,14 @@ def _wrapper(
 
 
 def _posix_shell(analyzer: Analyzer, name: str, args: list[str], depth: int) -> bool:
+    skip = False
     for i, token in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if token in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            skip = True  # the next word is the option's value, not a script
+            continue
         if token.startswith("-") and not token.startswith("--") and "c" in token[1:]:
             if i + 1 < len(args):
                 analyzer.text(args[i + 1], "posix", depth + 1)
