@@ -58,11 +58,12 @@ def resolve_paths(env: dict[str, str] | None = None) -> Paths:
         )
     import platformdirs
 
-    runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
-    if sys.platform != "win32" and not env.get("XDG_RUNTIME_DIR"):
-        # Without XDG_RUNTIME_DIR platformdirs may point at a shared /tmp path;
-        # keep the socket inside a folder only this user can enter.
+    if sys.platform.startswith("linux") and not env.get("XDG_RUNTIME_DIR"):
+        # Without XDG_RUNTIME_DIR platformdirs falls back to a shared /tmp path (and
+        # warns); keep the socket inside a folder only this user can enter.
         runtime = Path(platformdirs.user_cache_dir(APP, appauthor=False)) / "run"
+    else:
+        runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
     return Paths(
         config_dir=Path(platformdirs.user_config_dir(APP, appauthor=False)),
         data_dir=Path(platformdirs.user_data_dir(APP, appauthor=False)),
