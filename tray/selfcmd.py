@@ -17,10 +17,17 @@ def _frozen() -> bool:
     return bool(getattr(sys, "frozen", False))
 
 
+def _frozen_console() -> str:
+    """The frozen console program: inside the windowed tray (TermwiseTray.exe) that is
+    the `termwise.exe` beside it, since a windowed program prints nothing."""
+    beside = Path(sys.executable).with_name("termwise.exe")
+    return str(beside) if sys.platform == "win32" and beside.is_file() else sys.executable
+
+
 def termwise_program() -> str | None:
     """Absolute path of the `termwise` program of this installation, if one can be found."""
     if _frozen():
-        return sys.executable
+        return _frozen_console()
     # Not resolved: a venv's python is a symlink and its scripts sit beside the link.
     folder = Path(sys.executable).parent
     names = ("termwise.exe", "termwise") if sys.platform == "win32" else ("termwise",)
@@ -35,5 +42,5 @@ def termwise_program() -> str | None:
 def self_argv() -> list[str]:
     """argv prefix that runs this installation's command line (`… ask`, `… serve`)."""
     if _frozen():
-        return [sys.executable]
+        return [_frozen_console()]
     return [sys.executable, "-m", "termwise.tray.cli"]
