@@ -296,3 +296,24 @@ def test_deploy_word_refused_runs_nothing(words: Words) -> None:
     words.tmux.wait_for(target, "termwise: not run")
     assert wait_until(lambda: words.commands(sid)[-1] == f"deploy {project}", 10)
     assert (project / "build").is_dir()
+
+
+def test_ask_without_a_question_fixes_the_last_failure_and_stays_machine_readable(
+    words: Words,
+) -> None:
+    """Piped, `termwise ask --json` with no question is `fix`: JSON lines from the rules for the last failure."""
+    sid, _ = words.session("bash")
+    block = words.serve.run_command(sid, "gti status")
+    assert block["exit_code"] != 0
+    result = subprocess.run(
+        [sys.executable, "-m", "termwise.tray.cli", "ask", "--offline", "--json", "--session", sid],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    commands = [e["command"] for e in events if e["event"] == "suggestion"]
+    assert "git status" in commands
+    assert events[-1] == {"event": "finished", "cancelled": False}
