@@ -104,17 +104,21 @@ def too_many_auth(c: Case) -> list[str]:
     return [re.sub(r"\b(ssh|scp|sftp)\b", r"\1 -o IdentitiesOnly=yes", c.script, count=1)]
 
 
+_INSECURE = "Turns off certificate checks: anyone on the network path could tamper with the data."
+
+
 @rule(
     "tls_certificate",
     "The certificate is not trusted: fix the CA store (or skip checks, insecurely).",
     9,
 )
-def tls(c: Case) -> list[tuple[str, str]]:
+def tls(c: Case) -> list[tuple[str, ...]]:
     if c.is_app("curl") and c.search(r"curl: \(60\) SSL certificate problem"):
         return [
             (
                 c.replace_word("curl", "curl -k"),
                 "Skip certificate checks (insecure: only for hosts you trust).",
+                _INSECURE,
             )
         ]
     if c.is_app("wget") and "cannot verify" in c.output and "certificate" in c.output:
@@ -122,6 +126,7 @@ def tls(c: Case) -> list[tuple[str, str]]:
             (
                 c.script + " --no-check-certificate",
                 "Skip certificate checks (insecure: only for hosts you trust).",
+                _INSECURE,
             )
         ]
     if c.is_app("pip", "pip3") and "CERTIFICATE_VERIFY_FAILED" in c.output:
@@ -132,5 +137,5 @@ def tls(c: Case) -> list[tuple[str, str]]:
             )
         ]
     if c.is_app("npm") and c.has("self signed certificate", "unable_to_get_issuer_cert_locally"):
-        return [("npm config set strict-ssl false", "Stop npm checking certificates (insecure).")]
+        return [("npm config set strict-ssl false", "Stop npm checking certificates.", _INSECURE)]
     return []

@@ -14,8 +14,9 @@ from termwise.agent.types import Suggestion
 MAX_SUGGESTIONS = 5
 _log = logging.getLogger(__name__)
 
-# What a rule yields: a command, or (command, explanation) to override the rule's default.
-Yielded = str | tuple[str, str]
+# What a rule yields: a command, (command, explanation) to override the rule's default
+# explanation, or (command, explanation, caveats) for fixes with a risk worth stating.
+Yielded = str | tuple[str, str] | tuple[str, str, str]
 RuleFunc = Callable[["Case"], Iterable[Yielded]]
 
 
@@ -195,15 +196,13 @@ def _run(case: Case) -> Iterator[tuple[int, int, int, Suggestion]]:
             _log.debug("rule %s failed: %s", r.name, exc)
             continue
         for i, item in enumerate(produced):
-            command, explanation = item if isinstance(item, tuple) else (item, r.explanation)
-            command = command.strip()
+            parts = item if isinstance(item, tuple) else (item,)
+            command = parts[0].strip()
+            explanation = parts[1] if len(parts) > 1 else r.explanation
+            caveats = parts[2] if len(parts) > 2 else ""
             if command:
-                yield (
-                    r.priority,
-                    order,
-                    i,
-                    Suggestion(command, explanation, source="rules", rule=r.name),
-                )
+                suggestion = Suggestion(command, explanation, caveats, source="rules", rule=r.name)
+                yield (r.priority, order, i, suggestion)
 
 
 def run_rules(case: Case, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:

@@ -74,7 +74,7 @@ def set_upstream(c: Case) -> list[str]:
 
 
 @rule("git_push_rejected", "The remote has commits you do not have: pull them first.", 6)
-def push_rejected(c: Case) -> list[tuple[str, str]]:
+def push_rejected(c: Case) -> list[tuple[str, ...]]:
     if not (c.is_app("git") and _sub(c) == "push"):
         return []
     if not c.has("[rejected]", "updates were rejected"):
@@ -92,6 +92,7 @@ def push_rejected(c: Case) -> list[tuple[str, str]]:
         (
             lease,
             "Overwrite the remote branch (only if nobody else pushed there): discards their commits.",
+            "Rewrites the remote branch; others' commits pushed since your last fetch are lost.",
         ),
     ]
 

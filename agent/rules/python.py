@@ -176,7 +176,7 @@ def python_missing(c: Case) -> list[tuple[str, str]]:
 
 
 @rule("py_externally_managed", "The system Python is managed by the OS: use a venv or pipx.", 5)
-def externally_managed(c: Case) -> list[tuple[str, str]]:
+def externally_managed(c: Case) -> list[tuple[str, ...]]:
     if "externally-managed-environment" not in c.output and "externally managed" not in c.lower:
         return []
     pkgs = [a for a in c.args if not a.startswith("-") and a not in ("install", "-m", "pip")]
@@ -187,7 +187,7 @@ def externally_managed(c: Case) -> list[tuple[str, str]]:
         venv = c.then("py -m venv .venv", ".venv\\Scripts\\activate", install)
     else:
         venv = c.then("python3 -m venv .venv", ". .venv/bin/activate", install)
-    out = [(venv, "Create a virtual environment here and install into it.")]
+    out: list[tuple[str, ...]] = [(venv, "Create a virtual environment here and install into it.")]
     if pkgs:
         out.append(
             (
@@ -205,6 +205,7 @@ def externally_managed(c: Case) -> list[tuple[str, str]]:
         (
             c.script + " --break-system-packages",
             "Force it into the system Python (may break OS tools).",
+            "Can break tools of the operating system that rely on its own Python packages.",
         )
     )
     return out

@@ -21,3 +21,11 @@ def test_force_push_is_offered_with_a_warning() -> None:
     lease = next(s for s in got if "--force-with-lease" in s.command)
     assert got[0].command != lease.command
     assert "discard" in lease.explanation.lower()
+
+
+def test_force_push_carries_a_caveat() -> None:
+    """The risky option states its risk in the suggestion's caveats; the safe ones do not."""
+    got = suggest_fixes("git push", REJECTED, 1)
+    lease = next(s for s in got if "--force-with-lease" in s.command)
+    assert "lost" in lease.caveats
+    assert got[0].caveats == ""
