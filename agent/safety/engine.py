@@ -189,6 +189,8 @@ class Analyzer:
                 continue
             if rule.flags_any and not rule.flags_any & inv.flags:
                 continue
+            if rule.global_flags_any and not rule.global_flags_any & inv.global_flags:
+                continue
             if rule.flags_none and rule.flags_none & inv.flags:
                 continue
             if rule.args_any is not None and not any(

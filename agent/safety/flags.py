@@ -39,6 +39,7 @@ class Invocation:
     sub_spec: CommandSpec | None = None
     sub_args: list[str] = field(default_factory=list)  # the words after the subcommand
     raw_flags: dict[str, str] = field(default_factory=dict)  # canonical name → as typed
+    global_flags: set[str] = field(default_factory=set)  # those before the subcommand
 
     def add_flag(self, canonical: str, raw: str) -> None:
         self.flags.add(canonical)
@@ -54,6 +55,7 @@ def read_invocation(name: str, spec: CommandSpec | None, args: list[str]) -> Inv
         inv.flags = {a for a in args if a.startswith("-")}
         return inv
     rest = _read(spec, args, inv, stop_at_positional=bool(spec.subcommands))
+    inv.global_flags = set(inv.flags)
     if spec.subcommands and rest:
         inv.subcommand = rest[0]
         inv.sub_args = rest[1:]

@@ -58,6 +58,7 @@ class Rule:
     subcommands: tuple[str, ...] = ()
     flags_all: frozenset[str] = frozenset()
     flags_any: frozenset[str] = frozenset()
+    global_flags_any: frozenset[str] = frozenset()  # only options before the subcommand
     flags_none: frozenset[str] = frozenset()
     args_any: re.Pattern[str] | None = None
     argv_regex: re.Pattern[str] | None = None
@@ -292,6 +293,7 @@ _RULE_KEYS = frozenset(
         "subcommands",
         "flags_all",
         "flags_any",
+        "global_flags_any",
         "flags_none",
         "args_any",
         "argv_regex",
@@ -382,6 +384,7 @@ def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
         subcommands=tuple(_fold(s, fold) for s in subs),
         flags_all=frozenset(raw.get("flags_all", ())),
         flags_any=frozenset(raw.get("flags_any", ())),
+        global_flags_any=frozenset(raw.get("global_flags_any", ())),
         flags_none=frozenset(raw.get("flags_none", ())),
         args_any=_globs(raw["args_any"], sets, fold) if "args_any" in raw else None,
         argv_regex=re.compile(raw["argv_regex"]) if "argv_regex" in raw else None,
