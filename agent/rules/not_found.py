@@ -47,6 +47,8 @@ def missing_command(case: Case) -> str | None:
             if m:
                 name = m.group(1)
                 break
+    if name is None and case.exit_code == 127 and case.posix and not out.strip() and case.parts:
+        name = case.parts[0]  # 127 is the shell's own "command not found", even without text
     case.memo["missing"] = name
     return name
 

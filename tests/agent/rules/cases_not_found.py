@@ -148,3 +148,8 @@ CASES += [
     T("npm run build", "> tsc -p .\n\nsh: 1: tsc: not found", "npm install && npm run build"),
     T("./start.sh", "env: node: No such file or directory", "sudo apt install nodejs"),
 ]
+
+CASES += [
+    T("dokcer ps", "", "docker ps", exit_code=127),
+    T("kubectl get pods", "", "sudo snap install kubectl --classic", exit_code=127),
+]
