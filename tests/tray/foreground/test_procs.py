@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from termwise.tray.foreground.procs import ancestry, parent_pid
 
+from tests.tray.serve_support import wait_until
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
@@ -58,8 +60,8 @@ def test_parent_of_a_process_named_with_parentheses_and_spaces(tmp_path: Path) -
     )
     c = Chain(str(odd))
     try:
-        with open(f"/proc/{c.inner}/comm") as f:
-            assert "(" in f.read()  # the odd name really is what /proc shows
+        # The odd name really is what /proc shows, once the shell has exec'd it.
+        assert wait_until(lambda: "(" in Path(f"/proc/{c.inner}/comm").read_text())
         assert parent_pid(c.inner) == c.outer.pid
     finally:
         c.close()

@@ -27,27 +27,32 @@ class XServer:
     """A private Xvfb with one focused xterm on it."""
 
     def __init__(self, number: int | None = None) -> None:
+        # A high display number: the low ones are where other test runs' Xvfb start.
+        number = free_display() if number is None else number
         read_fd, write_fd = os.pipe()
-        where = [f":{number}"] if number is not None else ["-displayfd", str(write_fd)]
+        # -displayfd: Xvfb writes its display number there once it accepts clients.
         self.proc = subprocess.Popen(
-            ["Xvfb", *where, "-nolisten", "tcp", "-screen", "0", "640x480x24"],
+            ["Xvfb", f":{number}", "-displayfd", str(write_fd), "-nolisten", "tcp"],
             pass_fds=(write_fd,),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         os.close(write_fd)
-        if number is None:
+        self.xterm: subprocess.Popen[bytes] | None = None
+        try:
             with os.fdopen(read_fd) as f:
-                number = int(f.readline())
-        else:
-            os.close(read_fd)
-            assert wait_until(lambda: os.path.exists(f"/tmp/.X11-unix/X{number}"), 15)
-        self.number = number
-        self.display = f":{number}"
-        self.env = {**os.environ, "DISPLAY": self.display}
-        self.xterm = subprocess.Popen(["xterm", "-e", "sleep", "120"], env=self.env)
-        window = self.xdotool("search", "--sync", "--pid", str(self.xterm.pid)).split()[0]
-        self.xdotool("windowfocus", "--sync", window)
+                assert f.readline().strip() == str(number), "Xvfb did not start"
+            self.number = number
+            self.display = f":{number}"
+            self.env = {**os.environ, "DISPLAY": self.display}
+            self.xterm = subprocess.Popen(["xterm", "-e", "sleep", "120"], env=self.env)
+            window = self.xdotool(
+                "search", "--sync", "--onlyvisible", "--pid", str(self.xterm.pid)
+            ).split()[0]
+            self.xdotool("windowfocus", "--sync", window)
+        except BaseException:
+            self.close()
+            raise
 
     def xdotool(self, *args: str) -> str:
         out = subprocess.run(
@@ -58,10 +63,25 @@ class XServer:
 
     def close(self) -> None:
         for proc in (self.xterm, self.proc):
+            if proc is None:
+                continue
             if proc.poll() is None:
                 os.kill(proc.pid, signal.SIGCONT)
+                proc.terminate()  # Xvfb removes its socket and lock on SIGTERM
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
                 proc.kill()
-            proc.wait(10)
+                proc.wait(5)
+
+
+def xterm_pid(server: XServer) -> int:
+    assert server.xterm is not None
+    return server.xterm.pid
+
+
+def free_display() -> int:
+    return next(n for n in range(300, 400) if not os.path.exists(f"/tmp/.X{n}-lock"))
 
 
 @pytest.fixture
@@ -107,12 +127,12 @@ def test_a_frozen_x_server_never_blocks_the_caller(xserver: XServer) -> None:
     probe = platform_probe({"DISPLAY": xserver.display})
     assert probe is not None
     try:
-        assert wait_until(lambda: pid_in_front(probe, xserver.xterm.pid), 10)
+        assert wait_until(lambda: pid_in_front(probe, xterm_pid(xserver)), 10)
         os.kill(xserver.proc.pid, signal.SIGSTOP)
         assert answer_of(probe) == (True, None)  # this query hangs on the worker …
         assert answer_of(probe) == (True, None)  # … and later ones do not queue behind it
         os.kill(xserver.proc.pid, signal.SIGCONT)
-        assert wait_until(lambda: pid_in_front(probe, xserver.xterm.pid), 10)
+        assert wait_until(lambda: pid_in_front(probe, xterm_pid(xserver)), 10)
     finally:
         probe.close()
 
@@ -121,12 +141,12 @@ def test_the_probe_reconnects_after_the_x_server_restarts(xserver: XServer) -> N
     """When the X server goes away the probe says 'cannot tell'; a new server on the same display is found again."""
     probe = TimeBoxedProbe(lambda: X11Probe(xserver.display), retry_after=0.0)
     try:
-        assert wait_until(lambda: pid_in_front(probe, xserver.xterm.pid), 10)
+        assert wait_until(lambda: pid_in_front(probe, xterm_pid(xserver)), 10)
         xserver.close()
         assert wait_until(lambda: answer_of(probe) == (True, None), 10)
         again = XServer(xserver.number)
         try:
-            assert wait_until(lambda: pid_in_front(probe, again.xterm.pid), 15)
+            assert wait_until(lambda: pid_in_front(probe, xterm_pid(again)), 15)
         finally:
             again.close()
     finally:

@@ -44,7 +44,9 @@ class XtermWindow:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        found = xdotool("search", "--sync", "--pid", str(self.proc.pid), timeout=30)
+        found = xdotool(
+            "search", "--sync", "--onlyvisible", "--pid", str(self.proc.pid), timeout=30
+        )
         self.window = int(found.split()[0])
 
     def focus(self) -> None:
@@ -102,7 +104,9 @@ def test_the_focused_xterm_decides_the_active_session(serve: ServeProcess) -> No
         assert last_command_of_active_session() == "echo in-first"
         # A window showing no session: nothing to tell by, the last input decides.
         xdotool(
-            "windowfocus", "--sync", xdotool("search", "--sync", "--pid", str(other.pid)).split()[0]
+            "windowfocus",
+            "--sync",
+            xdotool("search", "--sync", "--onlyvisible", "--pid", str(other.pid)).split()[0],
         )
         assert wait_until(lambda: active_id(serve) == second, 10)
         assert last_command_of_active_session() == "echo in-second"
@@ -119,7 +123,9 @@ def test_the_x11_probe_names_the_focused_window_process() -> None:
     assert probe is not None
     proc = subprocess.Popen(["xterm", "-T", "tw-probe", "-e", "sleep", "60"])
     try:
-        window = int(xdotool("search", "--sync", "--pid", str(proc.pid)).split()[0])
+        window = int(
+            xdotool("search", "--sync", "--onlyvisible", "--pid", str(proc.pid)).split()[0]
+        )
         xdotool("windowfocus", "--sync", str(window))
         found: list[Foreground | None] = [None]
 
