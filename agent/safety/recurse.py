@@ -75,8 +75,10 @@ def _unwrap(wrapper: Wrapper, args: list[str]) -> list[str]:
                 i += 1
             i += 1
             continue
-        if token.startswith("/") and len(token) > 1 and wrapper.name == "start":
-            i += 1
+        if wrapper.name == "start" and (
+            (token.startswith("/") and len(token) > 1) or (i == 0 and (not token or " " in token))
+        ):
+            i += 1  # cmd's start: /switches, and a first (quoted) argument is the window title
             continue
         if wrapper.skip_assignments and _ASSIGN.match(token):
             i += 1
