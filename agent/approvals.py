@@ -25,6 +25,7 @@ lock). A file that cannot be read is moved aside, never silently lost, and repor
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -39,6 +40,8 @@ from typing import Any, Literal, get_args
 import yaml
 from termwise.agent.errors import AgentError
 from termwise.agent.types import Verdict
+
+log = logging.getLogger(__name__)
 
 Choice = Literal["once", "session", "always", "deny"]
 Decision = Literal["allow", "ask", "deny"]
@@ -333,6 +336,7 @@ class ApprovalStore:
     def _note(self, message: str) -> None:
         if message not in self.problems:
             self.problems.append(message)
+            log.warning("%s", message)
 
     def _write(self) -> None:
         """Write the saved entries atomically: a temp file in the same folder, then replace."""
