@@ -21,7 +21,7 @@ _NOT_FOUND = [
     r"^'([^']+)' is not recognized as an internal or external command",
     r"^Command '([^']+)' not found",
     r"^No command '([^']+)' found",
-    r"The program '([^']+)' is currently not installed",
+    r"The program '?([\w.+-]+)'? is (?:currently )?not (?:installed|in your PATH)",
     r"^(?:[-\w/.]*env): [‘'`]?([^\s'’:]+)[’']?: No such file or directory",
     r"^(?:ksh|mksh|dash): ([^\s:]+): not found",
 ]
@@ -39,6 +39,7 @@ def missing_command(case: Case) -> str | None:
         or "not recognized" in out
         or "Unknown command" in out
         or "not installed" in out
+        or "not in your PATH" in out
         or "No such file" in out
         or "Command not found" in out
     ):
@@ -79,6 +80,12 @@ def printed_install(c: Case) -> list[str]:
         out.append(" ".join(m.group(1).split()))
     for m in re.finditer(r"Install package '([^']+)' to provide command", c.output):
         out.append(f"sudo dnf install {m.group(1)}")
+    # Arch's pkgfile: "gti may be found in the following packages:\n  extra/git 2.43 /usr/bin/git"
+    if "may be found in the following packages" in c.output:
+        for m in re.finditer(r"^[ \t]+\w+/([\w.+-]+) \S+[ \t]+/\S+", c.output, re.M):
+            out.append(f"sudo pacman -S {m.group(1)}")
+    for m in re.finditer(r"^[ \t]*(nix-shell -p [\w.+-]+)[ \t]*$", c.output, re.M):
+        out.append(m.group(1))
     return out[:3]
 
 
@@ -90,7 +97,7 @@ def printed_similar(c: Case) -> list[str]:
     word = typed_word(c, name)
     if not word:
         return []
-    cands: list[str] = []
+    cands: list[str] = re.findall(rf"correct '{re.escape(name)}' to '([^']+)'", c.output)
     cands += re.findall(r"^[ \t]*[Cc]ommand '([^']+)' from (?:deb|package|snap)", c.output, re.M)
     m = re.search(r"Similar commands? (?:is|are):?\s*((?:\s*'[^']+'\s*)+)", c.output)
     if m:

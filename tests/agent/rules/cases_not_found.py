@@ -153,3 +153,27 @@ CASES += [
     T("dokcer ps", "", "docker ps", exit_code=127),
     T("kubectl get pods", "", "sudo snap install kubectl --classic", exit_code=127),
 ]
+
+CASES += [
+    T(
+        "gti status",
+        "zsh: correct 'gti' to 'git' [nyae]? n\nzsh: command not found: gti",
+        "git status",
+        "zsh",
+    ),
+    T(
+        "htop",
+        "htop may be found in the following packages:\n  extra/htop 3.3.0-1\t/usr/bin/htop\nbash: htop: command not found",
+        "sudo pacman -S htop",
+    ),
+    T(
+        "htop",
+        "The program 'htop' is not in your PATH. You can make it available in an ephemeral shell by typing:\n  nix-shell -p htop\nhtop: command not found",
+        "nix-shell -p htop",
+    ),
+    T(
+        "htop",
+        "The program htop is not installed. Install it by executing:\n pkg install htop",
+        "pkg install htop",
+    ),
+]
