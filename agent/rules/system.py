@@ -59,7 +59,7 @@ def disk_full(c: Case) -> list[tuple[str, str]]:
 
 @rule("inotify_watchers", "Raise the limit on file watchers.", priority=5)
 def inotify(c: Case) -> list[str]:
-    if "ENOSPC" not in c.output or "watch" not in c.lower:
+    if not c.posix or "ENOSPC" not in c.output or "watch" not in c.lower:
         return []
     return [
         "echo fs.inotify.max_user_watches=524288 | sudo tee -a /etc/sysctl.conf && sudo sysctl -p"
