@@ -190,7 +190,7 @@ class _Parser:
                 bare = bare and self.i > start
                 dynamic = self._double(parts, depth) or dynamic
             elif ch == "`":
-                parts.append(_escape(text[self.i + 1 : self.i + 2]))
+                parts.append(text[self.i + 1 : self.i + 2])  # `x outside quotes is just x
                 self.i += 2
             elif ch == "$" and text[self.i + 1 : self.i + 2] == "(":
                 self._subexpression(depth)
