@@ -102,7 +102,9 @@ function global:__Termwise-Program {
 function global:termwise-ask {
     & (__Termwise-Program) ask --from-prompt -- ($args -join ' ')
 }
-Set-Item -Path 'function:global:??' -Value { termwise-ask @args }
+# -Name is taken literally (a -Path would read the question marks as wildcards); this
+# file is dot-sourced at the top level, so the function lands in the global scope.
+New-Item -Path function: -Name '??' -Value { termwise-ask @args } -Force | Out-Null
 # A `deploy` command of the user's own wins.
 if (-not (Get-Command deploy -ErrorAction SilentlyContinue)) {
     function global:deploy { & (__Termwise-Program) deploy --from-prompt @args }
