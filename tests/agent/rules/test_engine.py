@@ -145,3 +145,17 @@ def test_a_pipeline_exit_code_does_not_hide_the_failure() -> None:
         "python app.py | tee run.log", "ModuleNotFoundError: No module named 'yaml'", 0
     )
     assert got and got[0].command == "pip install pyyaml"
+
+
+def test_windows_shells_get_their_own_syntax_across_the_table() -> None:
+    """No table case in PowerShell or cmd gets `sudo`, and Windows PowerShell 5.1 never gets `&&`."""
+    for t in TABLE:
+        if t.shell not in ("powershell", "pwsh", "cmd"):
+            continue
+        for s in suggest_fixes(t.script, t.output, t.exit_code, t.shell, cwd=t.cwd):
+            assert not s.command.startswith("sudo "), (t.script, s.command)
+            assert t.shell != "powershell" or " && " not in s.command, (t.script, s.command)
+            assert t.shell != "cmd" or not s.command.startswith(("export ", "rm -", "ls ")), (
+                t.script,
+                s.command,
+            )
