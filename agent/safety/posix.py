@@ -19,6 +19,8 @@ def parse_posix(text: str) -> Script:
     """Parse a bash/zsh command line into the shared model; never raises."""
     if _PLAIN.fullmatch(text):
         return _plain(text)
+    if "$'" in text:
+        text = _ANSI_C.sub(_ansi_c_to_single_quotes, text)
     if len(text) > MAX_GRAMMAR_CHARS:
         script = tolerant_parse(text)
         script.problems.append(f"too long to parse fully ({len(text)} characters)")
@@ -36,6 +38,44 @@ def parse_posix(text: str) -> Script:
     for node in nodes:
         _statement(node, script)
     return script
+
+
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
+_C_ESCAPE = re.compile(
+    r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL
+)
+_C_SIMPLE = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
+
+
+def _ansi_c_to_single_quotes(match: re.Match[str]) -> str:
+    """bash's $'\\x72m' is 'rm': decode it so the parser sees the real word (bashlex cannot)."""
+
+    def one(esc: re.Match[str]) -> str:
+        body = esc.group(1)
+        head = body[0]
+        try:
+            if head in "xuU" and len(body) > 1:
+                return chr(int(body[1:], 16))
+            if head in "01234567":
+                return chr(int(body, 8) & 0xFF)
+        except (ValueError, OverflowError):
+            return body
+        if head == "c" and len(body) == 2:
+            return chr(ord(body[1]) & 0x1F)
+        return _C_SIMPLE.get(body, body)
+
+    decoded = _C_ESCAPE.sub(one, match.group(1))
+    return "'" + decoded.replace("'", "'\\''") + "'"
 
 
 def _short(exc: BaseException) -> str:
