@@ -317,3 +317,17 @@ def test_ask_without_a_question_fixes_the_last_failure_and_stays_machine_readabl
     commands = [e["command"] for e in events if e["event"] == "suggestion"]
     assert "git status" in commands
     assert events[-1] == {"event": "finished", "cancelled": False}
+
+
+def test_a_terminal_without_raw_mode_gets_a_numbered_prompt(words: Words) -> None:
+    """With TERM=dumb the picker falls back to a numbered prompt; `1` still types #1 onto the prompt."""
+    sid, target = words.session("bash")
+    words.tmux.type(target, "export TERM=dumb")
+    words.tmux.type(target, "?? list big files")
+    screen = words.tmux.wait_for(target, "Choose 1-2")
+    assert f"1. {DU}" in screen and "2. rm -rf ./big" in screen
+    words.tmux.type(target, "1")
+    assert wait_until(lambda: _on_prompt_line(words.tmux.screen(target), DU), 20, 0.1), (
+        words.tmux.screen(target)
+    )
+    assert DU not in words.commands(sid)

@@ -42,7 +42,7 @@ class Console:
 
 
 def default_console() -> Console:
-    colour = not os.environ.get("NO_COLOR")
+    colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     return Console(sys.stdout, input, KeyReader, colour)
 
 
