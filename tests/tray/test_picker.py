@@ -380,3 +380,12 @@ def test_e_asks_the_model_once_and_shows_its_explanation_as_it_streams() -> None
     state.key(Key("char", "e"))  # fold
     state.key(Key("char", "e"))  # unfold: no second request
     assert state.explain_requests == [0]
+
+
+def test_a_turn_that_ends_empty_says_so() -> None:
+    """When nothing was suggested the picker says so instead of leaving a blank line."""
+    state = PickerState()
+    state.apply(Status("no suggestions for this one"))
+    state.apply(Finished())
+    assert _text(state) == ["no suggestions"]
+    assert state.nothing

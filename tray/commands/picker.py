@@ -279,6 +279,8 @@ class PickerState:
             out.append([Segment("no model configured — a model adds more suggestions", "2")])
         if self.status:
             out.append([Segment(self.status, "2")])
+        elif self.nothing and not self.errors:
+            out.append([Segment("cancelled" if self.cancelled else "no suggestions", "2")])
         if self.notice:
             out.append([Segment(self.notice, "33")])
         if self.suggestions:
