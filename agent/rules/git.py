@@ -249,12 +249,14 @@ def two_dashes(c: Case) -> list[str]:
 
 @rule("git_safe_directory", "Git does not trust a folder owned by someone else.", priority=4)
 def safe_directory(c: Case) -> list[str]:
-    if "dubious ownership" not in c.output:
+    if "dubious ownership" not in c.output and "unsafe repository" not in c.output:
         return []
     m = c.search(r"^[ \t]*(git config --global --add safe\.directory .+?)\s*$")
     if m:
         return [m.group(1), c.then(m.group(1), c.script)]
-    m = c.search(r"dubious ownership in repository at '([^']+)'")
+    m = c.search(r"dubious ownership in repository at '([^']+)'") or c.search(
+        r"unsafe repository \('([^']+)' is owned by someone else"
+    )
     return [f"git config --global --add safe.directory {m.group(1)}"] if m else []
 
 

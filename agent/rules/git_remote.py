@@ -307,3 +307,21 @@ def early_eof(c: Case) -> list[str]:
 
 def _sub_is(c: Case, sub: str) -> bool:
     return re.search(rf"\bgit\s+(?:-\S+\s+)*{sub}\b", c.segment) is not None
+
+
+@rule("git_long_paths", "Windows path length limit: let git use long paths.", priority=6)
+def long_paths(c: Case) -> list[str]:
+    if "Filename too long" not in c.output:
+        return []
+    return [c.then("git config --global core.longpaths true", c.script)]
+
+
+@rule(
+    "git_ssl_backend", "Git does not trust the certificate: use the Windows certificate store.", 8
+)
+def ssl_backend(c: Case) -> list[str]:
+    if not c.is_app("git") or "unable to get local issuer certificate" not in c.output:
+        return []
+    if c.windows:
+        return [c.then("git config --global http.sslBackend schannel", c.script)]
+    return []

@@ -87,3 +87,44 @@ def node_old(c: Case) -> list[str]:
     if c.windows:
         return ["nvm install lts", "winget install -e --id OpenJS.NodeJS.LTS"]
     return [c.then("nvm install --lts", "nvm use --lts")]
+
+
+@rule("pip_launcher_broken", "pip's launcher points at a Python that moved: reinstall pip.", 5)
+def launcher(c: Case) -> list[str]:
+    if "Fatal error in launcher: Unable to create process" not in c.output:
+        return []
+    rest = " ".join(c.args)
+    py = "py" if c.windows else "python"
+    return [f"{py} -m pip install --upgrade --force-reinstall pip", f"{py} -m pip {rest}".rstrip()]
+
+
+@rule("ts_missing_types", "TypeScript cannot find the package or its type declarations.", 7)
+def ts_types(c: Case) -> list[str]:
+    m = c.search(r"Could not find a declaration file for module '([^'./][^']*)'")
+    if m:
+        return [f"npm install --save-dev @types/{_types_name(m.group(1))}"]
+    m = c.search(
+        r"TS2307: Cannot find module '([^'./][^']*)' or its corresponding type declarations"
+    )
+    if m:
+        pkg = _package_of(m.group(1))
+        return [f"npm install {pkg}", f"npm install --save-dev @types/{_types_name(pkg)}"]
+    return []
+
+
+def _package_of(spec: str) -> str:
+    return "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+
+
+def _types_name(pkg: str) -> str:
+    """@types naming: `@scope/name` becomes `scope__name`."""
+    pkg = _package_of(pkg)
+    return pkg[1:].replace("/", "__") if pkg.startswith("@") else pkg
+
+
+@rule("torch_index_url", "PyTorch wheels come from PyTorch's own package index.", 9)
+def torch_index(c: Case) -> list[str]:
+    m = c.search(r"No matching distribution found for (torch(?:vision|audio)?)\b")
+    if not m:
+        return []
+    return [f"pip install {m.group(1)} --index-url https://download.pytorch.org/whl/cpu"]

@@ -782,3 +782,44 @@ CASES += [
         "nvm install --lts && nvm use --lts",
     ),
 ]
+
+CASES += [
+    T(
+        "git status",
+        "fatal: unsafe repository ('/home/me/repo' is owned by someone else)\nTo add an exception for this directory, call:\n\n\tgit config --global --add safe.directory /home/me/repo",
+        "git config --global --add safe.directory /home/me/repo",
+    ),
+    T(
+        "git clone https://github.com/big/repo.git",
+        "error: unable to create file src/very/long/path/file.ts: Filename too long\nfatal: unable to checkout working tree",
+        "git config --global core.longpaths true && git clone https://github.com/big/repo.git",
+    ),
+    T(
+        "git clone https://corp.example.com/app.git",
+        "fatal: unable to access 'https://corp.example.com/app.git/': SSL certificate problem: unable to get local issuer certificate",
+        "git config --global http.sslBackend schannel; git clone https://corp.example.com/app.git",
+        "powershell",
+    ),
+    T(
+        "pip install requests",
+        'Fatal error in launcher: Unable to create process using \'"C:\\Python39\\python.exe"  "C:\\Python311\\Scripts\\pip.exe" install requests\': The system cannot find the file specified.',
+        "py -m pip install --upgrade --force-reinstall pip",
+        "cmd",
+    ),
+    T(
+        "npx tsc",
+        "src/app.ts(1,21): error TS7016: Could not find a declaration file for module 'express'. '/app/node_modules/express/index.js' implicitly has an 'any' type.",
+        "npm install --save-dev @types/express",
+    ),
+    T(
+        "npx tsc",
+        "src/app.ts(2,20): error TS2307: Cannot find module 'lodash' or its corresponding type declarations.",
+        "npm install lodash",
+    ),
+    T(
+        "pip install torch",
+        "ERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch",
+        "pip install torch --index-url https://download.pytorch.org/whl/cpu",
+        first=False,
+    ),
+]
