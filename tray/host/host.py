@@ -187,8 +187,11 @@ class SessionHost:
     def _foreground(self) -> Foreground | None:
         probe = self._probe
         if probe == "platform":
-            probe = self._probe = platform_probe()  # created on first use, never at import
-        if probe is None:
+            with self._lock:  # created once, on first use (never at import)
+                if self._probe == "platform":
+                    self._probe = platform_probe()
+                probe = self._probe
+        if probe is None or probe == "platform":
             return None
         try:
             return probe.foreground()
