@@ -75,8 +75,10 @@ class Analyzer:
                 if upstream & rule.sources and any(n & rule.sinks for n in names[i + 1 :]):
                     self.add(rule.level, rule.id, rule.message)
                     break
-        for command in pipeline:
+        for i, command in enumerate(pipeline):
             self.command(command, rules, depth)
+            if rules.family == "posix" and i + 1 < len(pipeline):
+                self._fed_as_script(command, names[i + 1 :], depth)
 
     def names(self, command: Command, rules: RuleSet) -> set[str]:
         """Every program name the command would start, through wrappers and nested scripts."""
@@ -107,12 +109,23 @@ class Analyzer:
             for env_rule in rules.env:
                 if env_rule.names.match(_fold(var, rules)):
                     self.add(env_rule.level, env_rule.id, f"{var}: {env_rule.message}")
+        if command.stdin_text and self.names(command, rules) & recurse.POSIX_SHELLS:
+            self.text(command.stdin_text, "posix", depth + 1)  # bash <<EOF … EOF runs the body
         if command.words:
             self.argv(command.words, command.dynamic, rules, depth)
         elif command.assignments and not command.redirects and not command.nested:
             self.add("safe", "assignment", "only sets a shell variable")
         elif not command.assignments and not command.redirects and not command.nested:
             self.add("safe", "expression", "only evaluates a value")
+
+    def _fed_as_script(self, command: Command, downstream: list[set[str]], depth: int) -> None:
+        """`echo "rm -rf /" | sh`: the echoed text is the script the shell runs."""
+        words = command.words
+        if not words or words[0] not in ("echo", "printf") or any(command.dynamic):
+            return
+        if any(names & recurse.POSIX_SHELLS for names in downstream):
+            text = " ".join(w for w in words[1:] if not (w.startswith("-") and len(w) == 2))
+            self.text(text, "posix", depth + 1)
 
     def _fed_by_download(self, command: Command, rules: RuleSet) -> None:
         """`bash -c "$(curl …)"`, `sh <(wget …)`, `iex (iwr …)`: downloaded code runs directly."""

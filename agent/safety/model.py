@@ -33,6 +33,7 @@ class Command:
     assignments: list[str] = field(default_factory=list)
     redirects: list[Redirect] = field(default_factory=list)
     nested: list[Script] = field(default_factory=list)
+    stdin_text: str | None = None  # a here-document or here-string fed to the command
 
     def add_word(self, text: str, dynamic: bool = False) -> None:
         self.words.append(text)

@@ -196,7 +196,12 @@ def _substitutions(word: Any, command: Command) -> bool:
 
 
 def _redirect(node: Any, command: Command) -> None:
-    if node.type in ("<<", "<<<", "<<-"):
+    if node.type in ("<<", "<<-"):
+        body = getattr(getattr(node, "heredoc", None), "value", "") or ""
+        command.stdin_text = body.rsplit("\n", 1)[0] if "\n" in body else ""
+        return
+    if node.type == "<<<":
+        command.stdin_text = getattr(node.output, "word", "")
         return
     target = node.output
     if isinstance(target, int) or target is None:
