@@ -48,8 +48,9 @@ def missing_command(case: Case) -> str | None:
             if m:
                 name = m.group(1)
                 break
-    if name is None and case.exit_code == 127 and case.posix and not out.strip() and case.parts:
-        name = case.parts[0]  # 127 is the shell's own "command not found", even without text
+    silent = not out.strip() and case.parts
+    if name is None and silent and case.exit_code in (127, 9009) and case.family != "powershell":
+        name = case.parts[0]  # 127 (POSIX) and 9009 (cmd) mean "command not found", even silently
     case.memo["missing"] = name
     return name
 

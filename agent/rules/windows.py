@@ -296,3 +296,48 @@ def wget_alias(c: Case) -> list[str]:
         (c.args[i + 1] for i, a in enumerate(c.args[:-1]) if a in ("-O", "--output-document")), name
     )
     return [f"Invoke-WebRequest {url} -OutFile {out_flag}", f"curl.exe -L -o {out_flag} {url}"]
+
+
+@rule("ps_call_operator", "PowerShell runs a quoted program path only with the & call operator.", 5)
+def call_operator(c: Case) -> list[str]:
+    if not c.powershell or not re.match(r"""^\s*["'][^"']+["']\s+\S""", c.script):
+        return []
+    if "unexpected token" not in c.lower:
+        return []
+    return ["& " + c.script.strip()]
+
+
+_CMD_IN_PS = {
+    # cmd habit (program, its /switches) → PowerShell template over the remaining words
+    ("rmdir", "s"): "Remove-Item -Recurse -Force {args}",
+    ("rd", "s"): "Remove-Item -Recurse -Force {args}",
+    ("del", "s"): "Remove-Item -Recurse -Force {args}",
+    ("del", "f"): "Remove-Item -Force {args}",
+    ("del", "q"): "Remove-Item {args}",
+    ("erase", "q"): "Remove-Item {args}",
+    ("dir", "s"): "Get-ChildItem -Recurse {args}",
+    ("dir", "b"): "Get-ChildItem -Name {args}",
+    ("dir", "a"): "Get-ChildItem -Force {args}",
+    ("copy", "y"): "Copy-Item -Force {args}",
+    ("move", "y"): "Move-Item -Force {args}",
+}
+
+
+@rule("ps_cmd_switches", "PowerShell's aliases take PowerShell parameters, not cmd /switches.", 6)
+def cmd_switches(c: Case) -> list[str]:
+    if not c.powershell or not c.parts:
+        return []
+    if (
+        "positional parameter cannot be found" not in c.lower
+        and "cannot find path" not in c.lower
+        and "second path fragment" not in c.lower
+    ):
+        return []
+    app = c.parts[0].lower()
+    switches = [w[1:].lower() for w in c.parts[1:] if re.fullmatch(r"/[A-Za-z]", w)]
+    words = [w for w in c.parts[1:] if not re.fullmatch(r"/[A-Za-z]", w)]
+    for sw in switches:
+        template = _CMD_IN_PS.get((app, sw))
+        if template:
+            return [template.format(args=" ".join(words)).strip()]
+    return []

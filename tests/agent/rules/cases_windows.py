@@ -185,3 +185,25 @@ CASES += [
     T("taskkill /PID 4242 /F", "bash: taskkill: command not found", "kill 4242"),
     T("findstr TODO main.c", "bash: findstr: command not found", "grep TODO main.c"),
 ]
+
+CASES += [
+    T(
+        '"C:\\Program Files\\nodejs\\node.exe" --version',
+        "At line:1 char:36\n+ \"C:\\Program Files\\nodejs\\node.exe\" --version\n+                                    ~~~~~~~~~\nUnexpected token '--version' in expression or statement.",
+        '& "C:\\Program Files\\nodejs\\node.exe" --version',
+        "powershell",
+    ),
+    T(
+        "rmdir /s /q node_modules",
+        "Remove-Item : A positional parameter cannot be found that accepts argument '/q'.",
+        "Remove-Item -Recurse -Force node_modules",
+        "powershell",
+    ),
+    T(
+        "dir /s *.log",
+        "Get-ChildItem : Second path fragment must not be a drive or UNC name.",
+        "Get-ChildItem -Recurse *.log",
+        "pwsh",
+    ),
+    T("gti status", "", "git status", "cmd", exit_code=9009),
+]
