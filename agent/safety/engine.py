@@ -18,6 +18,7 @@ FLATTEN_AT = 20  # substitutions deeper than this are checked flat, without more
 _HOME = re.compile(
     r"^(\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\$env:HOME)(?=$|[\\/])", re.I
 )
+_PS_CODE_SINKS = frozenset({"iex", "invoke-expression", "pwsh", "powershell"})
 _WIN_SUFFIX = re.compile(r"\.(exe|com|cmd|bat)$", re.I)
 
 
@@ -77,8 +78,8 @@ class Analyzer:
                     break
         for i, command in enumerate(pipeline):
             self.command(command, rules, depth)
-            if rules.family == "posix" and i + 1 < len(pipeline):
-                self._fed_as_script(command, names[i + 1 :], depth)
+            if i + 1 < len(pipeline):
+                self._fed_as_script(command, names[i + 1 :], rules.family, depth)
 
     def names(self, command: Command, rules: RuleSet) -> set[str]:
         """Every program name the command would start, through wrappers and nested scripts."""
@@ -118,12 +119,18 @@ class Analyzer:
         elif not command.assignments and not command.redirects and not command.nested:
             self.add("safe", "expression", "only evaluates a value")
 
-    def _fed_as_script(self, command: Command, downstream: list[set[str]], depth: int) -> None:
-        """`echo "rm -rf /" | sh`: the echoed text is the script the shell runs."""
+    def _fed_as_script(
+        self, command: Command, downstream: list[set[str]], family: Family, depth: int
+    ) -> None:
+        """`echo "rm -rf /" | sh`, `'Stop-Computer' | iex`: the text piped in is the script."""
         words = command.words
-        if not words or words[0] not in ("echo", "printf") or any(command.dynamic):
+        if family == "powershell":
+            if command.stdin_text and any(n & _PS_CODE_SINKS for n in downstream):
+                self.text(command.stdin_text, "powershell", depth + 1)
             return
-        if any(names & recurse.POSIX_SHELLS for names in downstream):
+        if family != "posix" or not words or words[0] not in ("echo", "printf"):
+            return
+        if not any(command.dynamic) and any(n & recurse.POSIX_SHELLS for n in downstream):
             text = " ".join(w for w in words[1:] if not (w.startswith("-") and len(w) == 2))
             self.text(text, "posix", depth + 1)
 

@@ -321,6 +321,8 @@ def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Comm
                 command.nested.append(_method_call(token.text))
     if call and isinstance(head, _Group):
         command.nested.append(_call_group())
+    if not is_call and len(rest) == 1 and isinstance(head, _Word) and not head.dynamic:
+        command.stdin_text = head.text  # a string value; piped into iex it becomes code
     return command
 
 
