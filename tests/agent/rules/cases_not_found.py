@@ -177,3 +177,7 @@ CASES += [
         "pkg install htop",
     ),
 ]
+
+CASES += [
+    T("bash ./build.sh", CMD.format("bash"), "winget install -e --id Git.Git", "cmd"),
+]
