@@ -281,7 +281,7 @@ def _wsl(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> boo
         token = args[i]
         low = token.lower()
         if token == "--":
-            analyzer.text(" ".join(args[i + 1 :]), "posix", depth + 1)
+            analyzer.text(_requote(args[i + 1 :]), "posix", depth + 1)
             return True
         if low in ("-e", "--exec"):
             analyzer.argv(args[i + 1 :], [False] * len(args[i + 1 :]), _posix_rules(), depth + 1)
@@ -300,7 +300,7 @@ def _wsl(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> boo
         if token.startswith("-"):
             analyzer.add("confirm", "changes", f"wsl {token} changes the WSL set-up")
             return True
-        analyzer.text(" ".join(args[i:]), "posix", depth + 1)
+        analyzer.text(_requote(args[i:]), "posix", depth + 1)
         return True
     analyzer.add("confirm", "starts-shell", "wsl opens a Linux shell")
     return True
@@ -331,6 +331,15 @@ def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet) ->
                 flagged = True
     if not flagged:
         analyzer.add("safe", "known-safe", f"{name} only changes this shell's variables")
+
+
+def _requote(words: list[str]) -> str:
+    """Rebuild a Linux command line from Windows-side words (wsl keeps each word whole)."""
+    import shlex
+
+    return " ".join(
+        shlex.quote(w) if any(c.isspace() or c in "'\";&|<>()`" for c in w) else w for w in words
+    )
 
 
 def _posix_rules() -> RuleSet:
