@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from fnmatch import translate
+from fnmatch import fnmatchcase, translate
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -158,8 +158,6 @@ class RuleSet:
 
 
 def _glob_match(pattern: str, name: str) -> bool:
-    from fnmatch import fnmatchcase
-
     return fnmatchcase(name, pattern)
 
 
