@@ -52,6 +52,7 @@ def socket_permission(c: Case) -> list[tuple[str, str]]:
         return []
     return [
         (c.sudo(), "Run it as root."),
+        ("sudo usermod -aG docker $USER", "Join the docker group (log in again for it to apply)."),
         (
             c.then("sudo usermod -aG docker $USER", "newgrp docker"),
             "Join the docker group (once), so no sudo is needed.",

@@ -209,11 +209,11 @@ def run_rules(case: Case, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
     """Every rule's suggestions for `case`, most specific first, identical commands once."""
     if not case.script and not case.output.strip():
         return []
-    ranked = sorted(_run(case), key=lambda t: t[:3])
+    ranked = [s for *_, s in sorted(_run(case), key=lambda t: t[:3])]
     seen: set[str] = set()
     out: list[Suggestion] = []
     original = " ".join(case.script.split(" "))
-    for *_, s in ranked:
+    for s in _with_bare_fixes(case, ranked):
         key = " ".join(s.command.split(" "))
         if key in seen or key == original:
             continue
@@ -222,3 +222,16 @@ def run_rules(case: Case, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
         if len(out) >= limit:
             break
     return out
+
+
+def _with_bare_fixes(case: Case, ranked: list[Suggestion]) -> Iterator[Suggestion]:
+    """Each `fix && <the command again>` followed by the bare `fix`, for running it alone."""
+    tail = sh.and_then(case.shell_name, "\0", case.script)[1:]  # e.g. " && git push"
+    seen_fix = False
+    for s in ranked:
+        yield s
+        if not seen_fix and case.script and s.command.endswith(tail):
+            fix = s.command[: -len(tail)].strip()
+            if fix and fix != case.script:
+                seen_fix = True  # once: the top fix matters, the rest would crowd out others
+                yield Suggestion(fix, s.explanation, s.caveats, source="rules", rule=s.rule)

@@ -155,7 +155,11 @@ def commit_nothing(c: Case) -> list[tuple[str, str]]:
         return []
     out = [(c.then("git add -A", c.script), "Stage every change (new files too), then commit.")]
     if "no changes added" in c.lower:
-        am = re.sub(r"\bcommit\b", "commit -a", c.script, count=1)
+        am = (
+            re.sub(r"\bcommit\s+-m\b", "commit -am", c.script, count=1)
+            if re.search(r"\bcommit\s+-m\b", c.script)
+            else re.sub(r"\bcommit\b", "commit -a", c.script, count=1)
+        )
         out.append((am, "Commit all changes to tracked files."))
     return out
 

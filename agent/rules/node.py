@@ -87,10 +87,7 @@ def port_in_use(c: Case) -> list[tuple[str, str]]:
         return []
     if c.powershell:
         return [
-            (
-                f"Get-NetTCPConnection -LocalPort {port} | Select-Object OwningProcess",
-                "Show which process holds the port.",
-            ),
+            (f"Get-NetTCPConnection -LocalPort {port}", "Show which process holds the port."),
             (
                 f"Stop-Process -Id (Get-NetTCPConnection -LocalPort {port}).OwningProcess -Force",
                 "Stop the process holding the port.",

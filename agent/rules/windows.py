@@ -68,7 +68,23 @@ def unix_command(c: Case) -> list[str]:
     if not failed:
         return []
     t = translate.translate(c.script, c.shell_name)
-    return [t] if t else []
+    if not t:
+        return []
+    out = [t]
+    # The plain form people also type: `ls -la` → `Get-ChildItem` / `dir`, `grep x f` → `Select-String x f`.
+    if first == "ls" and len(c.parts) > 1:
+        plain = translate.translate(
+            " ".join(p for p in c.parts if not p.startswith("-")), c.shell_name
+        )
+        if plain:
+            out.append(plain)
+    if first == "grep" and c.powershell and "|" not in c.script:
+        words = [p for p in c.parts[1:] if not p.startswith("-")]
+        if len(words) >= 2 and not set("rR") & set(
+            "".join(p for p in c.parts[1:] if p.startswith("-"))
+        ):
+            out.append("Select-String " + " ".join(words))
+    return out
 
 
 @rule("ps_and_and", "Windows PowerShell 5.1 has no && : separate the commands with ;", 4)

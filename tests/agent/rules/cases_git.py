@@ -126,7 +126,7 @@ CASES = [
     T(
         "git commit -m 'fix'",
         'On branch main\nChanges not staged for commit:\n\tmodified:   app.py\n\nno changes added to commit (use "git add" and/or "git commit -a")',
-        "git commit -a -m 'fix'",
+        "git commit -am 'fix'",
         first=False,
     ),
     T(

@@ -53,7 +53,7 @@ CASES = [
     T(
         "npm run dev",
         "Error: listen EADDRINUSE: address already in use 127.0.0.1:5173",
-        "Get-NetTCPConnection -LocalPort 5173 | Select-Object OwningProcess",
+        "Get-NetTCPConnection -LocalPort 5173",
         "powershell",
     ),
     T(

@@ -207,3 +207,16 @@ CASES += [
     ),
     T("gti status", "", "git status", "cmd", exit_code=9009),
 ]
+
+# The plain forms are offered too.
+CASES += [
+    T("ls -la", param("Get-ChildItem", "la"), "Get-ChildItem", "powershell", first=False),
+    T("ls -la", CMD.format("ls"), "dir", "cmd", first=False),
+    T(
+        "grep error app.log",
+        PS51.format("grep"),
+        "Select-String error app.log",
+        "powershell",
+        first=False,
+    ),
+]

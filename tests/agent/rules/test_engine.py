@@ -159,3 +159,18 @@ def test_windows_shells_get_their_own_syntax_across_the_table() -> None:
                 t.script,
                 s.command,
             )
+
+
+def test_a_chained_fix_is_also_offered_on_its_own() -> None:
+    """`sudo systemctl start docker && docker ps` comes with the bare `sudo systemctl start docker`."""
+    out = "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?"
+    commands = [s.command for s in suggest_fixes("docker ps", out, 1)]
+    assert commands[:2] == [
+        "sudo systemctl start docker && docker ps",
+        "sudo systemctl start docker",
+    ]
+    ps = [
+        s.command
+        for s in suggest_fixes("terraform plan", 'Please run "terraform init".', 1, "powershell")
+    ]
+    assert ps[:2] == ["terraform init; terraform plan", "terraform init"]
