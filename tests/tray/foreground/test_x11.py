@@ -36,22 +36,24 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
 class XtermWindow:
     """A real xterm running `termwise attach ID`, and its top-level window."""
 
-    def __init__(self, session_id: str, title: str) -> None:
+    def __init__(self, session_id: str, title: str, env: dict[str, str] | None = None) -> None:
         argv = [sys.executable, "-m", "termwise.tray.cli", "attach", session_id]
+        self.env = env
         self.proc = subprocess.Popen(
             ["xterm", "-T", title, "-geometry", "80x24", "-e", *argv],
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         found = xdotool(
-            "search", "--sync", "--onlyvisible", "--pid", str(self.proc.pid), timeout=30
+            "search", "--sync", "--onlyvisible", "--pid", str(self.proc.pid), timeout=30, env=env
         )
         self.window = int(found.split()[0])
 
     def focus(self) -> None:
         # No window manager under Xvfb: windowactivate needs one, windowfocus sets the X focus.
-        xdotool("windowfocus", "--sync", str(self.window))
+        xdotool("windowfocus", "--sync", str(self.window), env=self.env)
 
     def close(self) -> None:
         self.proc.terminate()
@@ -62,8 +64,10 @@ class XtermWindow:
             self.proc.wait(5)
 
 
-def xdotool(*args: str, timeout: float = 15) -> str:
-    result = subprocess.run(["xdotool", *args], capture_output=True, text=True, timeout=timeout)
+def xdotool(*args: str, timeout: float = 15, env: dict[str, str] | None = None) -> str:
+    result = subprocess.run(
+        ["xdotool", *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -117,6 +121,33 @@ def test_the_focused_xterm_decides_the_active_session(serve: ServeProcess) -> No
         other.wait(10)
 
 
+def test_a_host_without_a_display_goes_by_the_last_input(
+    termwise_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host started without DISPLAY cannot tell which window is in front: focusing an xterm changes nothing, the last input decides."""
+    display = os.environ["DISPLAY"]
+    monkeypatch.delenv("DISPLAY")
+    serve = ServeProcess(termwise_home)
+    windows: list[XtermWindow] = []
+    try:
+        first = serve.client.create("bash")["id"]
+        second = serve.client.create("bash")["id"]
+        serve.run_command(first, "echo in-first")
+        serve.run_command(second, "echo in-second")
+        env = {**os.environ, "DISPLAY": display}
+        windows = [XtermWindow(first, "tw-a", env), XtermWindow(second, "tw-b", env)]
+        assert wait_until(lambda: clients(serve) == {first: 1, second: 1}, 30), clients(serve)
+        windows[0].focus()
+        assert last_command_of_active_session() == "echo in-second"
+        assert active_id(serve) == second
+        serve.client.send(first, "")  # input (nothing typed, but it counts) moves it
+        assert last_command_of_active_session() == "echo in-first"
+    finally:
+        for window in windows:
+            window.close()
+        serve.stop()
+
+
 def test_the_x11_probe_names_the_focused_window_process() -> None:
     """The platform probe reports the pid of the xterm holding the focus, found without a window manager."""
     probe = platform_probe()
@@ -136,6 +167,34 @@ def test_the_x11_probe_names_the_focused_window_process() -> None:
         assert wait_until(answered, 10)
         assert found[0] == Foreground(pid=proc.pid, window=window)
     finally:
+        proc.terminate()
+        proc.wait(10)
+        probe.close()
+
+
+def test_focus_on_an_inner_window_is_walked_up_to_the_terminal() -> None:
+    """With the focus on a child window inside the xterm (no window manager), the probe still finds the xterm's pid."""
+    from Xlib import X, display
+
+    probe = platform_probe()
+    assert probe is not None
+    proc = subprocess.Popen(["xterm", "-T", "tw-inner", "-e", "sleep", "60"])
+    x = display.Display()
+    try:
+        top = int(xdotool("search", "--sync", "--onlyvisible", "--pid", str(proc.pid)).split()[0])
+        children = x.create_resource_object("window", top).query_tree().children
+        assert children, "xterm has an inner window"
+        x.set_input_focus(children[0], X.RevertToParent, X.CurrentTime)
+        x.sync()
+        assert x.get_input_focus().focus.id == children[0].id
+
+        def sees_xterm() -> bool:
+            found = probe.foreground()
+            return found == Foreground(pid=proc.pid, window=top)
+
+        assert wait_until(sees_xterm, 10)
+    finally:
+        x.close()
         proc.terminate()
         proc.wait(10)
         probe.close()
