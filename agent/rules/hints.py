@@ -19,8 +19,8 @@ _SKIP = ("--help", " help", "-h", "--usage", "--verbose", "--version", "--debug"
 
 @rule("printed_command", "The command the error message says to run.", priority=35)
 def printed_command(c: Case) -> list[str]:
-    if c.exit_code == 0 or not c.output:
-        return []
+    if c.exit_code == 0 or not c.output or c.is_app("git"):
+        return []  # git's own hints have their own rules
     found: list[str] = []
     for p in _PATTERNS:
         for m in re.finditer(p, c.output, re.MULTILINE):
