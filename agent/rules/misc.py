@@ -170,7 +170,10 @@ def grep_order(c: Case) -> list[str]:
 @rule("mismatched_quotes", "The quotes do not match: use the same kind on both ends.", priority=5)
 def quotes(c: Case) -> list[str]:
     if not c.has(
-        "unexpected eof while looking for matching", "unmatched", "unterminated quoted string"
+        "unexpected eof while looking for matching",
+        "unmatched '",
+        'unmatched "',
+        "unterminated quoted string",
     ):
         return []
     if c.script.count("'") % 2 == 0 and c.script.count('"') % 2 == 0:

@@ -21,9 +21,34 @@ _NOT_SUDO = (
 )
 
 
+# Clients of remote services: "access denied" there is about accounts, never local rights.
+_REMOTE_CLIENTS = {
+    "aws",
+    "az",
+    "gcloud",
+    "gsutil",
+    "gh",
+    "glab",
+    "kubectl",
+    "helm",
+    "terraform",
+    "curl",
+    "wget",
+    "ssh",
+    "scp",
+    "sftp",
+    "psql",
+    "ftp",
+    "heroku",
+    "vercel",
+    "netlify",
+    "firebase",
+}
+
+
 def needs_rights(c: Case) -> bool:
     low = c.lower
-    if not low or any(x in low for x in _NOT_SUDO):
+    if not low or c.app in _REMOTE_CLIENTS or any(x in low for x in _NOT_SUDO):
         return False
     return any(m in low for m in data.permission_messages())
 
