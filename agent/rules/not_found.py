@@ -24,6 +24,7 @@ _NOT_FOUND = [
     r"The program '?([\w.+-]+)'? is (?:currently )?not (?:installed|in your PATH)",
     r"^(?:[-\w/.]*env): [‘'`]?([^\s'’:]+)[’']?: No such file or directory",
     r"^(?:ksh|mksh|dash): ([^\s:]+): not found",
+    r"^sudo: ([^\s:]+): command not found",
 ]
 _NOT_FOUND_RE = [re.compile(p, re.MULTILINE) for p in _NOT_FOUND]
 

@@ -120,3 +120,41 @@ def brew_printed(c: Case) -> list[str]:
     if not c.is_app("brew"):
         return []
     return re.findall(r"^[ \t]{2,}(brew \S[^\n]*?)\s*$", c.output, re.M)[:2]
+
+
+_INSTALL_VERBS = r"(?:install|-S|add)"
+
+
+@rule("other_distro_manager", "This system uses another package manager.", priority=7)
+def other_distro(c: Case) -> list[str]:
+    from termwise.agent.rules.not_found import missing_command
+
+    name = missing_command(c)
+    if not c.posix or name not in (
+        "apt",
+        "apt-get",
+        "yum",
+        "dnf",
+        "pacman",
+        "zypper",
+        "apk",
+        "brew",
+    ):
+        return []
+    m = re.search(rf"\b{re.escape(name)}\s+{_INSTALL_VERBS}\s+(?:-\S+\s+)*(.+)$", c.script)
+    if not m:
+        return []
+    mgr = posix_manager(c)
+    if mgr == name or (mgr == "apt" and name == "apt-get"):
+        return []
+    pkgs = " ".join(w for w in m.group(1).split() if not w.startswith("-"))
+    return [
+        {
+            "apt": f"sudo apt install {pkgs}",
+            "dnf": f"sudo dnf install {pkgs}",
+            "pacman": f"sudo pacman -S {pkgs}",
+            "zypper": f"sudo zypper install {pkgs}",
+            "apk": f"sudo apk add {pkgs}",
+            "brew": f"brew install {pkgs}",
+        }[mgr]
+    ]

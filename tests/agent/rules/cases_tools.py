@@ -335,3 +335,13 @@ CASES += [
         "gradle wrapper && ./gradlew build",
     ),
 ]
+
+CASES += [
+    T(
+        "apt install wget",
+        "zsh: command not found: apt\n/Users/me/.zshrc loaded",
+        "brew install wget",
+        "zsh",
+    ),
+    T("sudo dnf install htop", "sudo: dnf: command not found", "sudo apt install htop"),
+]

@@ -36,3 +36,14 @@ def test_missing_prerequisite_is_not_a_typo() -> None:
         "make", "make: *** No rule to make target 'foo.o', needed by 'app'.  Stop.", 2
     )
     assert not any(s.rule == "make_no_target" for s in got)
+
+
+def test_package_manager_of_another_distribution(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`apt install` on Fedora becomes `dnf install`; on a Mac (zsh, /Users paths) `brew install`."""
+    monkeypatch.setenv("TERMWISE_PKG_MANAGER", "dnf")
+    got = suggest_fixes("sudo apt-get install -y htop", "sudo: apt-get: command not found", 1)
+    assert got[0].command == "sudo dnf install htop"
+    got = suggest_fixes(
+        "apt install wget", "zsh: command not found: apt\n(cwd /Users/me)", 127, "zsh"
+    )
+    assert got[0].command == "brew install wget"
