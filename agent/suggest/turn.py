@@ -44,14 +44,19 @@ MemoryLookup = Callable[[str, int], list[str]]
 def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
     """The instant tier for the block a fix is about; empty when the rules are not installed."""
     block = target_block(ctx)
-    if block is None or block.exit_code in (None, 0):
+    # An unknown exit code (cmd.exe reports none, no-marks fallback) still gets the rules.
+    if block is None or block.exit_code == 0:
         return []
     try:
         from termwise.agent.rules import suggest_fixes
     except ImportError:
         return []
     try:
-        return list(suggest_fixes(block.command, block.output, block.exit_code, ctx.shell))
+        return list(
+            suggest_fixes(
+                block.command, block.output, block.exit_code, ctx.shell, cwd=block.cwd or ctx.cwd
+            )
+        )
     except Exception:  # a broken rule must not cost the user the model's answer
         log.exception("rules tier failed")
         return []

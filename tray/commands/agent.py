@@ -294,7 +294,8 @@ def _fix_jsonl(inp: Any, out: Any) -> int:
             _emit(out, {"error": '"exit_code" must be an integer or null'})
             continue
         try:
-            found = suggest_fixes(script, output, code, shell)
+            cwd = obj.get("cwd") if isinstance(obj.get("cwd"), str) else None
+            found = suggest_fixes(script, output, code, shell, cwd=cwd)
         except Exception as exc:  # one bad case must not end the batch
             _emit(out, {"error": f"rules failed: {type(exc).__name__}: {exc}"})
             continue

@@ -260,3 +260,22 @@ def test_cancel_during_the_safety_review_ends_the_turn(llm_server: LlmServer) ->
     assert events[-1] == Finished(cancelled=True)
     assert [e.verdict.explanation for e in events if isinstance(e, VerdictReady)] == [""]
     assert llm_server.wait_disconnect(5)
+
+
+def test_rules_run_for_blocks_without_exit_code_and_see_the_folder(tmp_path) -> None:
+    """cmd.exe reports no exit code; the rules still answer, and folder rules use the block's cwd."""
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"start": "node ."}}))
+    ctx = SessionContext(
+        blocks=[
+            Block(
+                "npm run strat",
+                'npm ERR! Missing script: "strat"\n\nnpm ERR! To see a list of scripts, run:\nnpm ERR!   npm run\n',
+                None,
+                str(tmp_path),
+            )
+        ],
+        shell="cmd",
+    )
+    events = list(SuggestTurn(None, Config(), env_info=ENV_INFO).run("", ctx))
+    commands = [e.suggestion.command for e in events if isinstance(e, SuggestionReady)]
+    assert "npm run start" in commands
