@@ -307,12 +307,25 @@ else:
         stoppers = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGHUP, signal.SIGTERM)}
         selector = selectors.DefaultSelector()
         selector.register(sock, selectors.EVENT_READ, "host")  # type: ignore[arg-type]
-        selector.register(in_fd, selectors.EVENT_READ, "input")
+        try:
+            selector.register(in_fd, selectors.EVENT_READ, "input")
+            file_input = False
+        except PermissionError:  # epoll refuses regular files and /dev/null: read them at once
+            file_input = True
         selector.register(wake_r, selectors.EVENT_READ, "resize")
         chord = ChordFilter()
         last = size
         detaching = False
         try:
+            while file_input and not detaching:
+                data = os.read(in_fd, READ_SIZE)
+                if not data:
+                    break
+                out, detaching = chord.feed(data)
+                if out:
+                    sock.sendall(encode_data(out))
+                if detaching:
+                    sock.sendall(encode_json({"op": "detach"}))
             while True:
                 for key, _ in selector.select():
                     if key.data == "host":

@@ -51,6 +51,16 @@ class XtermWindow:
         )
         self.window = int(found.split()[0])
 
+    @classmethod
+    def running(cls, script: str) -> XtermWindow:
+        """An xterm running a shell script instead of one `termwise attach`."""
+        window = cls.__new__(cls)
+        window.env = None
+        window.proc = subprocess.Popen(["xterm", "-e", "sh", "-c", script])
+        found = xdotool("search", "--sync", "--onlyvisible", "--pid", str(window.proc.pid))
+        window.window = int(found.split()[0])
+        return window
+
     def focus(self) -> None:
         # No window manager under Xvfb: windowactivate needs one, windowfocus sets the X focus.
         xdotool("windowfocus", "--sync", str(self.window), env=self.env)
@@ -119,6 +129,32 @@ def test_the_focused_xterm_decides_the_active_session(serve: ServeProcess) -> No
             window.close()
         other.terminate()
         other.wait(10)
+
+
+def test_tabs_of_the_focused_window_go_by_the_last_input(serve: ServeProcess) -> None:
+    """Two sessions attached inside one xterm act as tabs: the one that last got input is active while that window is in front."""
+    one, two, three = (serve.client.create("bash")["id"] for _ in range(3))
+    for sid in (one, two, three):
+        serve.run_command(sid, f"echo in-{sid}")
+    attach = f"{sys.executable} -m termwise.tray.cli attach"
+    # Both clients run under the same xterm (stdin from /dev/null: they only show output).
+    tabs = XtermWindow.running(f"{attach} {one} </dev/null & {attach} {two} </dev/null; wait")
+    other = XtermWindow(three, "tw-three")
+    try:
+        assert wait_until(lambda: clients(serve) == {one: 1, two: 1, three: 1}, 30)
+        tabs.focus()
+        serve.client.send(one, "")
+        assert wait_until(lambda: active_id(serve) == one, 10)
+        serve.client.send(two, "")
+        assert active_id(serve) == two
+        serve.client.send(three, "")  # input to a session in a window that is not in front
+        assert active_id(serve) == two
+        assert last_command_of_active_session() == f"echo in-{two}"
+        other.focus()
+        assert wait_until(lambda: active_id(serve) == three, 10)
+    finally:
+        tabs.close()
+        other.close()
 
 
 def test_a_host_without_a_display_goes_by_the_last_input(

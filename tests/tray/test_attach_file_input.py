@@ -1,0 +1,37 @@
+"""`termwise attach` with stdin from a file or /dev/null (not a terminal, not a pipe)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tray.serve_support import TERMWISE, ServeProcess, serve_fixture
+
+
+@pytest.fixture(autouse=True)
+def plain_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shells start from an empty HOME: the machine's own dotfiles stay out of the tests."""
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
+@pytest.fixture
+def serve(termwise_home: Path) -> Iterator[ServeProcess]:
+    yield from serve_fixture(termwise_home)
+
+
+def test_attach_types_a_file_given_as_stdin(serve: ServeProcess, tmp_path: Path) -> None:
+    """A file on stdin is typed into the session (no crash on an unpollable stdin); the client exits with the shell."""
+    sid = serve.client.create("bash")["id"]
+    script = tmp_path / "typed.txt"
+    script.write_text("echo from-$((2 + 3))\nexit 7\n")
+    with script.open("rb") as stdin:
+        result = subprocess.run(
+            [*TERMWISE, "attach", sid], stdin=stdin, capture_output=True, timeout=60
+        )
+    assert result.returncode == 7, result.stderr.decode(errors="replace")
+    assert b"from-5" in result.stdout
+    commands = [b["command"] for b in serve.client.context(sid, 5)]
+    assert "echo from-$((2 + 3))" in commands
