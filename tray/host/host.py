@@ -121,6 +121,7 @@ class SessionHost:
         ended = [s for s in self._sessions.values() if not s.alive]
         for session in ended[: max(0, len(ended) - KEEP_ENDED)]:
             del self._sessions[session.id]
+            self._input_seq.pop(session.id, None)
 
     def get(self, session_id: str) -> Session:
         with self._lock:
@@ -186,12 +187,12 @@ class SessionHost:
 
     def _foreground(self) -> Foreground | None:
         probe = self._probe
-        if probe == "platform":
+        if isinstance(probe, str):
             with self._lock:  # created once, on first use (never at import)
-                if self._probe == "platform":
+                if isinstance(self._probe, str):
                     self._probe = platform_probe()
                 probe = self._probe
-        if probe is None or probe == "platform":
+        if probe is None or isinstance(probe, str):
             return None
         try:
             return probe.foreground()
@@ -253,7 +254,7 @@ class SessionHost:
     def shutdown(self) -> None:
         """End every running session (in parallel, each with the named policy)."""
         probe, self._probe = self._probe, None
-        if probe is not None and probe != "platform":
+        if probe is not None and not isinstance(probe, str):
             probe.close()
         alive = [s for s in self.list() if s.alive]
         threads = [
