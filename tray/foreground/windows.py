@@ -16,6 +16,14 @@ log = logging.getLogger(__name__)
 
 GA_ROOTOWNER = 3
 
+
+def describe(hwnd: int | None, root_owner: int | None, pid: int) -> Foreground | None:
+    """The foreground token from what user32 said (NULL handles come back as None or 0)."""
+    if not hwnd:
+        return None  # no foreground window, e.g. while the focus is being switched
+    return Foreground(pid=pid or None, handles=frozenset((hwnd, root_owner or hwnd)))
+
+
 if sys.platform == "win32":
     import ctypes
     from ctypes import wintypes
@@ -28,22 +36,18 @@ if sys.platform == "win32":
     _user32.GetWindowThreadProcessId.restype = wintypes.DWORD
     _user32.GetWindowThreadProcessId.argtypes = [wintypes.HWND, ctypes.POINTER(wintypes.DWORD)]
 
-    def _handle(value: object) -> int:
-        # A NULL HWND comes back as None from ctypes.
-        return int(value) if isinstance(value, int) else 0
-
     class Win32Probe:
         """GetForegroundWindow → (window, root owner, owning pid); never blocks."""
 
         def foreground(self) -> Foreground | None:
             try:
-                hwnd = _handle(_user32.GetForegroundWindow())
+                hwnd = _user32.GetForegroundWindow()
                 if not hwnd:
-                    return None  # e.g. while the focus is being switched
-                root = _handle(_user32.GetAncestor(hwnd, GA_ROOTOWNER)) or hwnd
+                    return None
+                root = _user32.GetAncestor(hwnd, GA_ROOTOWNER)
                 pid = wintypes.DWORD(0)
                 _user32.GetWindowThreadProcessId(hwnd, ctypes.byref(pid))
-                return Foreground(pid=pid.value or None, handles=frozenset((hwnd, root)))
+                return describe(hwnd, root, pid.value)
             except OSError as exc:
                 log.debug("foreground: Win32 probe failed: %s", exc)
                 return None

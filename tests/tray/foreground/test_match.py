@@ -76,3 +76,12 @@ def test_among_tabs_the_last_to_get_input_wins() -> None:
     assert most_recent(["2", "3"], {"3": 1}) == "3"
     assert most_recent(["2", "3"], {}) == "3"
     assert most_recent([], {"1": 1}) is None
+
+
+def test_windows_foreground_token_from_user32_answers() -> None:
+    """GetForegroundWindow's NULL means 'cannot tell'; a window without an owner is its own root owner."""
+    from termwise.tray.foreground.windows import describe
+
+    assert describe(None, None, 0) is None
+    assert describe(0x10, None, 42) == Foreground(pid=42, handles=frozenset({0x10}))
+    assert describe(0x10, 0x20, 0) == Foreground(pid=None, handles=frozenset({0x10, 0x20}))
