@@ -23,9 +23,8 @@ log = logging.getLogger(__name__)
 class Foreground:
     """The window in the foreground: whatever the platform can say about it."""
 
-    pid: int | None = (
-        None  # the process that owns the window (_NET_WM_PID, GetWindowThreadProcessId)
-    )
+    # The process that owns the window (_NET_WM_PID, GetWindowThreadProcessId).
+    pid: int | None = None
     handles: frozenset[int] = frozenset()  # Windows: the window and its root owner
     window: int | None = None  # X11: the top-level window id (for logs)
 
