@@ -135,6 +135,15 @@ def find_makensis(explicit: str | None = None) -> str:
     )
 
 
+def is_editable_install(tray_init: Path, root: Path = ROOT) -> bool:
+    """Whether `termwise.tray` is imported from the source folder (an editable install).
+
+    A non-editable install lives in site-packages, which for `uv sync` is the `.venv`
+    inside this very checkout, so "somewhere under the checkout" is not the test.
+    """
+    return tray_init.resolve().parent == (root / "tray").resolve()
+
+
 def freeze(python: str = sys.executable) -> Path:
     """Run PyInstaller on the spec (Windows only) and return the one-folder app."""
     if sys.platform != "win32":
@@ -154,7 +163,7 @@ def freeze(python: str = sys.executable) -> Path:
     )
     if where.returncode != 0:
         raise BuildError("termwise is not installed in this environment: run `uv sync`")
-    if Path(where.stdout.strip()).resolve().is_relative_to(ROOT):
+    if is_editable_install(Path(where.stdout.strip())):
         raise BuildError(
             "termwise is installed in editable mode, which PyInstaller cannot follow: "
             "run `uv sync --no-editable` first"

@@ -133,3 +133,16 @@ def test_spec_script_and_build_agree_on_the_executables():
     assert f'!define CLI_EXE "{build.CLI_EXE}"' in nsi
     assert f'!define TRAY_EXE "{build.TRAY_EXE}"' in nsi
     assert cli.lower() != tray.lower(), "Windows file names ignore case"
+
+
+def test_editable_check_tells_the_checkout_from_its_own_venv(tmp_path: Path):
+    """The source folder is editable; a non-editable install in the checkout's .venv is not."""
+    build = load_build()
+    root = tmp_path / "checkout"
+    site = root / ".venv" / "Lib" / "site-packages" / "termwise" / "tray"
+    site.mkdir(parents=True)
+    (root / "tray").mkdir()
+    (site / "__init__.py").write_text("")
+    (root / "tray" / "__init__.py").write_text("")
+    assert not build.is_editable_install(site / "__init__.py", root)
+    assert build.is_editable_install(root / "tray" / "__init__.py", root)
