@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import select
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -389,3 +393,31 @@ def test_a_turn_that_ends_empty_says_so() -> None:
     state.apply(Finished())
     assert _text(state) == ["no suggestions"]
     assert state.nothing
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminal")
+def test_key_reader_in_a_real_pty_reads_single_keys_and_restores_the_terminal() -> None:
+    """On a real pseudo-terminal: no echo, no line buffering while open; a lone Esc is Esc; settings come back."""
+    import termios
+
+    from termwise.tray.commands.term_io import KeyReader
+
+    master, slave = os.openpty()
+    try:
+        before = termios.tcgetattr(slave)
+        with KeyReader(slave) as reader:
+            os.write(master, b"\x1b[B2r")
+            keys: list[Key] = []
+            deadline = time.monotonic() + 5
+            while len(keys) < 3 and time.monotonic() < deadline:
+                keys += reader.read(0.1)
+            assert keys == [Key("down", "[B"), Key("char", "2"), Key("char", "r")]
+            echoed, _, _ = select.select([master], [], [], 0.1)
+            assert not echoed  # the keys were not echoed back to the screen
+            os.write(master, b"\x1b")
+            assert reader.read(1.0) == [Key("esc")]
+            assert reader.read(0.05) == []
+        assert termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        os.close(slave)
