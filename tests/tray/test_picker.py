@@ -329,6 +329,8 @@ def test_word_blocks_are_left_out_of_the_context() -> None:
     )
     assert [b.command for b in without_word_blocks(ctx).blocks] == ["make", "echo ??x"]
     assert is_word_block("  ?? list files") and not is_word_block("???")
+    assert is_word_block("termwise ask how") and is_word_block("termwise fix")
+    assert not is_word_block("termwise sessions")
 
 
 def test_prompt_watch_waits_for_marker_block_end_and_prompt() -> None:

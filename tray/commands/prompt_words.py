@@ -32,7 +32,10 @@ PASTE_ON = b"\x1b[?2004h"
 PASTE_OFF = b"\x1b[?2004l"
 TYPE_TIMEOUT = 60.0
 
-_WORD = re.compile(r"^\s*(?:" + "|".join(re.escape(w) for w in ASK_WORDS) + r")(?:\s|$)")
+# `termwise ask` / `termwise fix` typed out in full print the same picker.
+_WORD = re.compile(
+    r"^\s*(?:" + "|".join(re.escape(w) for w in ASK_WORDS) + r"|termwise\s+(?:ask|fix))(?:\s|$)"
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
