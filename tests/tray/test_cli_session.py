@@ -178,7 +178,9 @@ def test_dead_session_is_reported_not_hidden(serve: ServeProcess) -> None:
     attached = termwise("attach", sid)
     assert attached.returncode == 1 and f"session {sid} has ended (exit code 4)" in attached.stderr
     kept = json.loads(termwise("context", "--json", "--session", sid).stdout)
-    assert kept[-1]["output"] == "last-words"  # what happened stays readable
+    # What happened stays readable, down to the command that ended the shell.
+    assert kept[-2]["output"] == "last-words"
+    assert (kept[-1]["command"], kept[-1]["exit_code"]) == ("exit 4", 4)
 
 
 def test_text_context_shows_times_and_falls_back_to_the_screen() -> None:

@@ -201,9 +201,12 @@ def test_attach_protocol_relays_both_ways_and_leaks_no_threads(
     sock.sendall(encode_json({"op": "resize", "rows": 33, "cols": 99}))
     assert wait_until(lambda: session.size == (33, 99))
     sock.sendall(encode_json({"op": "detach"}))
-    event = reader.read_json()
-    while event is None or "event" not in event:  # skip output still in flight
-        event = reader.read_json()
+    event: dict | None = None
+    while event is None or "event" not in event:  # skip output frames still in flight
+        frame = reader.read()
+        assert frame is not None, "connection closed before the detach reply"
+        if frame[0] == KIND_JSON:
+            event = decode_json(frame[1])
     assert event == {"event": "detached"}
     assert _closed(sock)
     assert wait_until(lambda: session.client_count == 0)
