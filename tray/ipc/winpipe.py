@@ -41,6 +41,10 @@ ERROR_MORE_DATA = 234
 ERROR_OPERATION_ABORTED = 995
 ERROR_IO_PENDING = 997
 ERROR_PIPE_CONNECTED = 535
+# Client side: let the server identify us but never impersonate us (a pipe squatter
+# would otherwise act with our token).
+SECURITY_SQOS_PRESENT = 0x00100000
+SECURITY_IDENTIFICATION = 0x00010000
 BUFFER_SIZE = 65536
 _EOF_ERRORS = (ERROR_BROKEN_PIPE, ERROR_NO_DATA, ERROR_PIPE_NOT_CONNECTED, ERROR_OPERATION_ABORTED)
 
@@ -141,7 +145,13 @@ class PipeStream:
         ms = INFINITE if self._timeout is None else int(self._timeout * 1000)
         if _k32.WaitForSingleObject(ov.hEvent, ms) == WAIT_TIMEOUT:
             _k32.CancelIoEx(self._handle, ctypes.byref(ov))
-            _k32.GetOverlappedResult(self._handle, ctypes.byref(ov), ctypes.byref(count), True)
+            # Wait for the cancel to land (ov and the buffer must outlive the I/O); the
+            # operation may have completed in the meantime, and then its bytes count.
+            if (
+                _k32.GetOverlappedResult(self._handle, ctypes.byref(ov), ctypes.byref(count), True)
+                and count.value
+            ):
+                return int(count.value)
             raise TimeoutError("timed out waiting on the pipe")
         if not _k32.GetOverlappedResult(self._handle, ctypes.byref(ov), ctypes.byref(count), True):
             code = ctypes.get_last_error()
@@ -246,24 +256,43 @@ class PipeListener:
         if self._closed:
             raise ListenerClosed
         handle = self._pending
-        ov = OVERLAPPED(hEvent=self._connect_event)
-        if not _k32.ConnectNamedPipe(handle, ctypes.byref(ov)):
-            code = ctypes.get_last_error()
-            if code == ERROR_IO_PENDING:
-                handles = (wintypes.HANDLE * 2)(self._connect_event, self._stop_event)
-                which = _k32.WaitForMultipleObjects(2, handles, False, INFINITE)
-                if which != WAIT_OBJECT_0 or self._closed:
-                    _k32.CancelIoEx(handle, ctypes.byref(ov))
-                    raise ListenerClosed
-                count = wintypes.DWORD(0)
-                if not _k32.GetOverlappedResult(
-                    handle, ctypes.byref(ov), ctypes.byref(count), True
-                ):
-                    raise _error(ctypes.get_last_error(), "ConnectNamedPipe")
-            elif code != ERROR_PIPE_CONNECTED:
-                raise _error(code, "ConnectNamedPipe")
+        while not self._connect(handle):
+            # A client came and went before we looked (ERROR_NO_DATA): the instance
+            # must be disconnected before it can wait for the next client.
+            _k32.DisconnectNamedPipe(handle)
         self._pending = _create_instance(self.address, first=False)
         return PipeStream(handle, server=True)
+
+    def _connect(self, handle: int) -> bool:
+        """Wait for a client on `handle`: True once one is connected, False if it left."""
+        from termwise.tray.ipc.transport import ListenerClosed
+
+        if self._closed:
+            raise ListenerClosed
+        ov = OVERLAPPED(hEvent=self._connect_event)
+        if _k32.ConnectNamedPipe(handle, ctypes.byref(ov)):
+            return True
+        code = ctypes.get_last_error()
+        if code == ERROR_PIPE_CONNECTED:
+            return True
+        if code == ERROR_NO_DATA:
+            return False
+        if code != ERROR_IO_PENDING:
+            raise _error(code, "ConnectNamedPipe")
+        handles = (wintypes.HANDLE * 2)(self._connect_event, self._stop_event)
+        which = _k32.WaitForMultipleObjects(2, handles, False, INFINITE)
+        count = wintypes.DWORD(0)
+        if which != WAIT_OBJECT_0 or self._closed:
+            _k32.CancelIoEx(handle, ctypes.byref(ov))
+            # The kernel writes to `ov` until the cancel completes: wait for it.
+            _k32.GetOverlappedResult(handle, ctypes.byref(ov), ctypes.byref(count), True)
+            raise ListenerClosed
+        if _k32.GetOverlappedResult(handle, ctypes.byref(ov), ctypes.byref(count), True):
+            return True
+        code = ctypes.get_last_error()
+        if code in (ERROR_NO_DATA, ERROR_BROKEN_PIPE):
+            return False
+        raise _error(code, "ConnectNamedPipe")
 
     def close(self) -> None:
         if self._closed:
@@ -287,7 +316,7 @@ def connect(address: str, timeout: float) -> PipeStream:
             0,
             None,
             OPEN_EXISTING,
-            FILE_FLAG_OVERLAPPED,
+            FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION,
             None,
         )
         if handle and handle != INVALID_HANDLE_VALUE:
