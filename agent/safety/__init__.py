@@ -7,11 +7,14 @@ unknown or unparseable is `confirm`, never `safe`; the most severe part wins.
 
 from __future__ import annotations
 
+import re
+
 from termwise.agent.safety.model import Family
 from termwise.agent.types import Verdict
 
 __all__ = ["classify", "family_of"]
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FAMILIES: dict[str, Family] = {
     "bash": "posix",
     "zsh": "posix",
@@ -46,7 +49,13 @@ def classify(command: str, shell: str = "bash") -> Verdict:
             "confirm", "unknown-shell", f"{shell!r} is not a shell Termwise knows; read as bash"
         )
         family = "posix"
-    analyzer.text(command, family)
+    text = command.replace("\r\n", "\n").replace("\r", "\n")  # typed into a terminal, CR is Enter
+    if _CONTROL.search(text):
+        # Ctrl+U, backspace, escape sequences … edit the line in a terminal: what runs is
+        # unknowable, so every piece between them is checked as a command of its own.
+        analyzer.add("confirm", "control-characters", "contains terminal control characters")
+        text = _CONTROL.sub("\n", text)
+    analyzer.text(text, family)
     if not analyzer.findings:  # nothing recognised at all: never silently safe
         analyzer.add("confirm", "unrecognised", "nothing in this command could be checked")
     level = verdict_level(analyzer.findings)

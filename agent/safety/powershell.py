@@ -79,7 +79,7 @@ class _Parser:
                 self.i += 1
                 self._finish(statement, script, table)
                 return script
-            if ch in " \t\r":
+            if ch != "\n" and ch.isspace():  # PowerShell counts every Unicode space (NBSP too)
                 self.i += 1
             elif ch == "`" and text[self.i + 1 : self.i + 2] in ("\n", "\r"):
                 self.i += 2  # line continuation
@@ -206,7 +206,7 @@ class _Parser:
                 dynamic = True
                 parts.append(ch)
                 self.i += 1
-            elif ch in _STOP:
+            elif ch in _STOP or ch.isspace():
                 break
             elif ch == "=" and parts and parts[0].startswith("$"):
                 break
