@@ -82,6 +82,8 @@ def test_wildcards_do_not_swallow_chained_commands(path: Path) -> None:
         "git push $(rm -rf ~)",
         "git push `reboot`",
         "git push x\nreboot",
+        "git push x\rreboot",
+        "git push x\x15reboot",
     ):
         assert store.decide(sneaky, "bash", CONFIRM) == "ask", sneaky
     assert store.decide("git push origin $BRANCH", "bash", CONFIRM) == "allow"
