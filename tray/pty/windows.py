@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -14,6 +15,14 @@ from termwise.tray.pty.base import DEFAULT_TERMINATION, TerminationPolicy, poll_
 
 # taskkill answers in well under a second; a hung one must not hang us.
 TASKKILL_TIMEOUT = 5.0
+# ConPTY keeps its output pipe open after the child exits (until the pseudo console is
+# closed), so pywinpty may never report EOF: while no output comes, look whether the
+# child still runs this often, and once it ended, wait this long for trailing output.
+READ_POLL = 0.25
+EXIT_DRAIN = 0.5
+# pywinpty's reader thread sends this for an empty read; over its TCP socket it can
+# arrive glued to real output, where pywinpty no longer recognises it.
+KEEPALIVE = "0011Ignore"
 
 
 class WindowsPty:
@@ -46,12 +55,26 @@ class WindowsPty:
 
     def read(self, size: int = 65536) -> bytes:
         while True:
+            if not self._readable(READ_POLL):
+                if self._reap() and not self._readable(EXIT_DRAIN):
+                    return b""  # the child ended and its last output has been read
+                continue
             try:
                 text = self._proc.read(size)
             except (EOFError, OSError):
                 return b""
+            if KEEPALIVE in text:
+                text = text.replace(KEEPALIVE, "")
             if text:  # pywinpty returns "" for its keep-alive packets
                 return text.encode("utf-8", errors="surrogateescape")
+
+    def _readable(self, timeout: float) -> bool:
+        """Whether pywinpty's socket has output (or EOF) within `timeout` seconds."""
+        try:
+            ready, _, _ = select.select([self._proc.fileobj], [], [], timeout)
+        except (OSError, ValueError):  # closed: let read() report the end
+            return True
+        return bool(ready)
 
     def write(self, data: bytes) -> None:
         text = self._decoder.decode(data)
@@ -137,4 +160,17 @@ class WindowsPty:
             # would sleep and signal again.
             self._proc.close(force=False)
         except OSError:
+            pass
+        # pywinpty's close() does nothing once isalive() saw the child gone, so its
+        # sockets stay open; and its reader thread stays blocked in a read ConPTY never
+        # ends, holding the pseudo console (and its conhost) alive. Release both.
+        for sock in (self._proc.fileobj, getattr(self._proc, "_server", None)):
+            try:
+                if sock is not None:
+                    sock.close()
+            except OSError:
+                pass
+        try:
+            self._proc.pty.cancel_io()
+        except Exception:  # nothing pending, or a pywinpty without cancel_io
             pass

@@ -1,36 +1,62 @@
 """The Windows adapter's normalisation of pywinpty, checked on any platform.
 
-pywinpty cannot be installed off Windows, so a stand-in with pywinpty's documented
-behaviour (str reads, "" keep-alive reads, EOFError at the end and on writes to a dead
-child, `exitstatus` property, `close(force)`) exercises the adapter's own logic here;
-the contract suite runs the real thing in Windows CI.
+pywinpty cannot be installed off Windows, so a stand-in with pywinpty's behaviour (read
+from its loopback socket, "0011Ignore" keep-alive packets, EOFError at the end and on
+writes to a dead child, `exitstatus` property, `close(force)` skipping its cleanup once
+`isalive()` saw the child gone) exercises the adapter's own logic here; the contract
+suite runs the real thing in Windows CI.
 """
 
 from __future__ import annotations
 
+import socket
 import sys
+import threading
 import types
 
 import pytest
 
 
 class StandInWinpty:
-    """Behaves like winpty.PtyProcess for reads, writes, status and close."""
+    """Behaves like winpty.PtyProcess: output comes through a real socket pair, as from
+    pywinpty's reader thread, and `read` decodes it the way pywinpty does."""
 
-    def __init__(self, reads: list[str | type[BaseException]]) -> None:
+    def __init__(self) -> None:
         self.pid = 4242
-        self._reads = list(reads)
+        self.fileobj, self._feeder = socket.socketpair()
+        self.pty = types.SimpleNamespace(cancel_io=self._cancel_io)
+        self.cancelled = 0
         self.written: list[str] = []
         self.alive = True
+        self.closed = False
         self.exitstatus: int | None = None
         self.closed_with: list[bool] = []
         self.size = (24, 80)
 
+    # what the pseudo console would do
+    def feed(self, data: bytes) -> None:
+        self._feeder.sendall(data)
+
+    def end_output(self) -> None:
+        self._feeder.close()
+
+    def _cancel_io(self) -> bool:
+        self.cancelled += 1
+        return True
+
+    # pywinpty's PtyProcess surface
     def read(self, size: int = 1024) -> str:
-        item = self._reads.pop(0) if self._reads else EOFError
-        if isinstance(item, type):
-            raise item("Pty is closed")
-        return item
+        data = self.fileobj.recv(size)
+        if not data:
+            raise EOFError("Pty is closed")
+        if data == b"0011Ignore":
+            data = b""
+        while data:
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                data += self.fileobj.recv(1)
+        return ""
 
     def write(self, text: str) -> int:
         if not self.alive:
@@ -39,6 +65,7 @@ class StandInWinpty:
         return len(text)
 
     def isalive(self) -> bool:
+        self.closed = not self.alive  # as pywinpty does: close() then skips its cleanup
         return self.alive
 
     def setwinsize(self, rows: int, cols: int) -> None:
@@ -46,6 +73,24 @@ class StandInWinpty:
 
     def close(self, force: bool = False) -> None:
         self.closed_with.append(force)
+        if not self.closed:
+            self.fileobj.close()
+
+
+def read_all(pty, limit: float = 10.0) -> bytes:
+    """Everything `pty` reads until b"", from a thread so a missing EOF fails in `limit` s."""
+    got = bytearray()
+    done = threading.Event()
+
+    def pump() -> None:
+        while chunk := pty.read():
+            got.extend(chunk)
+        done.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not done.wait(limit):
+        raise AssertionError(f"no end of output within {limit} s; read {bytes(got)!r}")
+    return bytes(got)
 
 
 @pytest.fixture
@@ -62,24 +107,52 @@ def adapter(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_reads_become_utf8_bytes_and_eof_is_empty(adapter) -> None:
-    """str reads come back as UTF-8 bytes, keep-alive "" reads are skipped, EOF is b""."""
-    proc = StandInWinpty(["", "héllo ✓", "", "", "\x1b]133;A\x07", EOFError])
+    """str reads come back as UTF-8 bytes, keep-alive packets vanish, EOF is b""."""
+    proc = StandInWinpty()
     pty = adapter(proc)
-    assert pty.read() == "héllo ✓".encode()
-    assert pty.read() == b"\x1b]133;A\x07"
-    assert pty.read() == b""
+    proc.feed(b"0011Ignore")
+    proc.feed("héllo ✓".encode())
+    proc.feed(b"0011Ignore\x1b]133;A\x07")  # glued to output: pywinpty misses it
+    proc.end_output()
+    assert read_all(pty) == "héllo ✓\x1b]133;A\x07".encode()
     assert pty.read() == b""
 
 
-def test_socket_errors_read_as_eof(adapter) -> None:
-    """A read on pywinpty's closed loopback socket (OSError) is also plain EOF."""
-    pty = adapter(StandInWinpty([OSError]))
-    assert pty.read() == b""
+def test_a_closed_socket_reads_as_eof(adapter) -> None:
+    """A read on pywinpty's closed loopback socket is plain EOF, not an exception."""
+    proc = StandInWinpty()
+    proc.fileobj.close()
+    assert adapter(proc).read() == b""
+
+
+def test_output_ends_when_the_child_exits_even_if_conpty_keeps_the_pipe_open(adapter) -> None:
+    """The child's last output is read, then b"" although no EOF ever comes."""
+    proc = StandInWinpty()
+    pty = adapter(proc)
+    proc.feed(b"bye\r\n")
+    proc.alive = False
+    proc.exitstatus = 0
+    assert read_all(pty) == b"bye\r\n"
+    assert pty.exit_status == 0
+
+
+def test_output_arriving_just_after_the_exit_is_kept(adapter) -> None:
+    """Output the pseudo console flushes a moment after the child ended still arrives."""
+    proc = StandInWinpty()
+    pty = adapter(proc)
+    proc.alive = False
+    proc.exitstatus = 2
+    late = threading.Timer(0.3, proc.feed, args=(b"late words",))
+    late.start()
+    try:
+        assert read_all(pty) == b"late words"
+    finally:
+        late.cancel()
 
 
 def test_writes_decode_utf8_across_calls(adapter) -> None:
     """A character split between two writes reaches pywinpty whole, as one str."""
-    proc = StandInWinpty([])
+    proc = StandInWinpty()
     pty = adapter(proc)
     data = "é✓\r\n".encode()
     pty.write(data[:1])
@@ -91,7 +164,7 @@ def test_writes_decode_utf8_across_calls(adapter) -> None:
 
 def test_write_to_an_ended_child_is_oserror(adapter) -> None:
     """pywinpty's EOFError on write becomes the OSError callers handle."""
-    proc = StandInWinpty([])
+    proc = StandInWinpty()
     proc.alive = False
     with pytest.raises(OSError):
         adapter(proc).write(b"dir\r\n")
@@ -99,7 +172,7 @@ def test_write_to_an_ended_child_is_oserror(adapter) -> None:
 
 def test_status_resize_and_close(adapter) -> None:
     """Exit status comes from the property once the child is gone; close never forces."""
-    proc = StandInWinpty([])
+    proc = StandInWinpty()
     pty = adapter(proc)
     pty.resize(30, 100)
     assert proc.size == (30, 100)
@@ -111,3 +184,15 @@ def test_status_resize_and_close(adapter) -> None:
     pty.close()
     pty.close()
     assert proc.closed_with == [False]
+
+
+def test_close_releases_the_socket_and_the_blocked_reader(adapter) -> None:
+    """After the child ended, close still frees pywinpty's socket and cancels its read."""
+    proc = StandInWinpty()
+    pty = adapter(proc)
+    proc.alive = False
+    proc.exitstatus = 0
+    assert not pty.isalive()  # pywinpty now thinks it is closed and would skip cleanup
+    pty.close()
+    assert proc.fileobj.fileno() == -1
+    assert proc.cancelled == 1
