@@ -76,3 +76,21 @@ def test_later_files_extend_earlier_ones() -> None:
     rules = compile_rules("posix", [("a.yaml", base), ("b.yaml", extra)])
     assert rules.commands["ls"].safe
     assert [r.id for r in rules.rules_for("deploy")] == ["deploy-prod"]
+
+
+def test_every_rule_has_a_case() -> None:
+    """Each rule id in the data shows up as a reason for some case of the tables, so none is dead."""
+    from termwise.agent.safety import classify
+
+    from tests.agent.safety.test_classify import NASTY, TABLE
+
+    fired: set[str] = set()
+    for case in TABLE + NASTY:
+        verdict = classify(case["cmd"], case.get("shell", "bash"))
+        fired |= {reason.split(":", 1)[0] for reason in verdict.reasons}
+    ids: set[str] = set()
+    for family in FAMILY_FILES:
+        rules = load_rules(family)  # type: ignore[arg-type]
+        for rule in [*rules.rules, *rules.pipelines, *rules.texts, *rules.redirects, *rules.env]:
+            ids.add(rule.id)
+    assert ids - fired == set()
