@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +24,18 @@ EXIT_DRAIN = 0.5
 # pywinpty's reader thread sends this for an empty read; over its TCP socket it can
 # arrive glued to real output, where pywinpty no longer recognises it.
 KEEPALIVE = "0011Ignore"
+
+
+def command_line(program: str, args: list[str]) -> tuple[str, str | None]:
+    """The (appname, cmdline) pair for pywinpty's PTY.spawn.
+
+    pywinpty's ConPTY backend starts `appname + " " + cmdline` with no application
+    name, so an unquoted program path with a space (Program Files\\PowerShell\\7) would
+    reach the child cut at the space plus a stray first argument (pwsh then takes it
+    for a script and exits). Quoting it (only when needed) keeps the program whole.
+    """
+    appname = subprocess.list2cmdline([program])
+    return appname, (" " + subprocess.list2cmdline(args)) if args else None
 
 
 class WindowsPty:
@@ -50,8 +63,23 @@ class WindowsPty:
         rows: int = 24,
         cols: int = 80,
     ) -> WindowsPty:
-        proc = winpty.PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=(rows, cols))
-        return cls(proc)
+        # pywinpty's PtyProcess.spawn, except for the program's quoting (see command_line).
+        environ = dict(os.environ) if env is None else dict(env)
+        path = next((v for k, v in environ.items() if k.upper() == "PATH"), os.defpath)
+        program = shutil.which(argv[0], path=path)
+        if program is None:
+            raise FileNotFoundError(f"the program was not found or is not executable: {argv[0]}")
+        appname, cmdline = command_line(program, argv[1:])
+        backend = os.environ.get("PYWINPTY_BACKEND")  # honoured as pywinpty does
+        block = "".join(f"{key}={value}\0" for key, value in environ.items())
+        try:
+            pty = winpty.PTY(cols, rows, backend=int(backend) if backend else None)
+            started = pty.spawn(appname, cmdline=cmdline, cwd=cwd or os.getcwd(), env=block)
+        except winpty.WinptyError as exc:
+            raise OSError(f"could not start {program}: {exc}") from None
+        if not started:
+            raise OSError(f"could not start {program}")
+        return cls(winpty.PtyProcess(pty))
 
     def read(self, size: int = 65536) -> bytes:
         while True:

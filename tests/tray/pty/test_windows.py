@@ -41,3 +41,23 @@ class TestWindowsPty(PtyContract):
     def test_terminate_lets_a_lingering_child_finish(self, spawned):
         """Not on Windows: a console program gets no polite request it could act on."""
         pytest.skip("Windows ends the console tree at once (see TerminationPolicy)")
+
+
+def test_a_shell_under_program_files_gets_its_arguments(tmp_path):
+    """pwsh in C:\\Program Files starts with its own arguments, not a path fragment."""
+    import shutil
+
+    from termwise.tray.pty import spawn_pty
+
+    from tests.tray.pty.contract import read_to_eof
+
+    pwsh = shutil.which("pwsh")
+    if pwsh is None or " " not in pwsh:
+        pytest.skip("needs pwsh installed under a folder with a space")
+    pty = spawn_pty([pwsh, "-NoLogo", "-NoProfile", "-Command", "Write-Output ('tw' + 'ok')"])
+    try:
+        out = read_to_eof(pty, 60.0)
+        assert b"twok" in out, out
+        assert pty.wait(10.0) == 0
+    finally:
+        pty.close()

@@ -196,3 +196,18 @@ def test_close_releases_the_socket_and_the_blocked_reader(adapter) -> None:
     pty.close()
     assert proc.fileobj.fileno() == -1
     assert proc.cancelled == 1
+
+
+def test_a_program_path_with_spaces_is_quoted_for_conpty(adapter) -> None:
+    """pywinpty glues appname and cmdline unquoted; a spaced path must arrive quoted."""
+    from termwise.tray.pty.windows import command_line
+
+    pwsh = r"C:\Program Files\PowerShell\7\pwsh.exe"
+    appname, cmdline = command_line(pwsh, ["-NoLogo", "-Command", "Write-Output 'a b'"])
+    assert appname == '"' + pwsh + '"'
+    assert cmdline == " -NoLogo -Command \"Write-Output 'a b'\""
+    # A path without spaces and no arguments: exactly what pywinpty itself passes.
+    assert command_line(r"C:\Windows\System32\cmd.exe", []) == (
+        r"C:\Windows\System32\cmd.exe",
+        None,
+    )
