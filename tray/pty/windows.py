@@ -110,11 +110,14 @@ class WindowsPty:
             return
         try:
             self._proc.write(text)
-        except EOFError:  # pywinpty's way of saying the child is gone
+        except (EOFError, winpty.WinptyError):  # pywinpty's ways of saying it is gone
             raise BrokenPipeError("the process has ended") from None
 
     def resize(self, rows: int, cols: int) -> None:
-        self._proc.setwinsize(rows, cols)
+        try:
+            self._proc.setwinsize(rows, cols)
+        except winpty.WinptyError as exc:  # not an OSError: callers expect one
+            raise OSError(f"cannot resize the pseudo console: {exc}") from None
 
     def _reap(self) -> bool:
         if self._status is not None:

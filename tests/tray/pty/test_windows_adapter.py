@@ -17,6 +17,10 @@ import types
 import pytest
 
 
+class WinptyError(Exception):
+    """pywinpty's native error: an Exception, not an OSError."""
+
+
 class StandInWinpty:
     """Behaves like winpty.PtyProcess: output comes through a real socket pair, as from
     pywinpty's reader thread, and `read` decodes it the way pywinpty does."""
@@ -32,6 +36,7 @@ class StandInWinpty:
         self.exitstatus: int | None = None
         self.closed_with: list[bool] = []
         self.size = (24, 80)
+        self.pipe_broken = False
 
     # what the pseudo console would do
     def feed(self, data: bytes) -> None:
@@ -61,6 +66,8 @@ class StandInWinpty:
     def write(self, text: str) -> int:
         if not self.alive:
             raise EOFError("Pty is closed")
+        if self.pipe_broken:  # died between pywinpty's isalive() and its write
+            raise WinptyError("The pipe is being closed.")
         self.written.append(text)
         return len(text)
 
@@ -98,6 +105,7 @@ def adapter(monkeypatch: pytest.MonkeyPatch):
     """The real tray/pty/windows.py, imported with the stand-in as its `winpty`."""
     fake = types.ModuleType("winpty")
     fake.PtyProcess = StandInWinpty  # type: ignore[attr-defined]
+    fake.WinptyError = WinptyError  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "winpty", fake)
     monkeypatch.delitem(sys.modules, "termwise.tray.pty.windows", raising=False)
     from termwise.tray.pty import windows
@@ -211,3 +219,19 @@ def test_a_program_path_with_spaces_is_quoted_for_conpty(adapter) -> None:
         r"C:\Windows\System32\cmd.exe",
         None,
     )
+
+
+def test_native_pywinpty_errors_become_oserror(adapter) -> None:
+    """WinptyError from a write or a resize reaches callers as the OSError they handle."""
+    proc = StandInWinpty()
+    pty = adapter(proc)
+    proc.pipe_broken = True
+    with pytest.raises(BrokenPipeError):
+        pty.write(b"dir\r\n")
+
+    def refuse(rows: int, cols: int) -> None:
+        raise WinptyError("The handle is invalid.")
+
+    proc.setwinsize = refuse  # type: ignore[method-assign]
+    with pytest.raises(OSError):
+        pty.resize(10, 10)
