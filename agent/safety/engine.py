@@ -6,6 +6,7 @@ import posixpath
 import re
 
 from termwise.agent.safety import recurse
+from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Script
 from termwise.agent.safety.rules import CommandSpec, RuleSet, load_rules
@@ -66,6 +67,8 @@ class Analyzer:
         for problem in script.problems:
             self.add("confirm", "unparsed", problem)
         self.findings.extend(script.findings)
+        for target in downloaded_then_run(script):
+            self.add("dangerous", "remote-code-exec", f"runs {target}, a file it just downloaded")
         for pipeline in script.pipelines:
             self.pipeline(pipeline, rules, depth)
 
