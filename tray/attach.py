@@ -15,6 +15,7 @@ terminal size (last one wins).
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import sys
 import threading
@@ -96,6 +97,17 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+class ConsoleText:
+    """UTF-16 from ReadConsoleW as UTF-8 bytes; a surrogate pair split between two
+    reads comes out whole with the second one."""
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-16-le")(errors="replace")
+
+    def feed(self, raw: bytes) -> bytes:
+        return self._decoder.decode(raw).encode("utf-8")
+
+
 class Outcome:
     """How an attached run ended."""
 
@@ -134,6 +146,8 @@ if sys.platform == "win32":
         ctypes.POINTER(wintypes.DWORD),
         ctypes.c_void_p,
     ]
+    _k32.ReadConsoleW.argtypes = _k32.ReadFile.argtypes
+    CONSOLE_READ_CHARS = 4096
     STD_INPUT_HANDLE = 0xFFFFFFF6  # (DWORD)-10
     STD_OUTPUT_HANDLE = 0xFFFFFFF5  # (DWORD)-11
     ENABLE_PROCESSED_INPUT = 0x0001
@@ -198,13 +212,28 @@ if sys.platform == "win32":
         root = _user32.GetAncestor(hwnd, GA_ROOTOWNER) or hwnd
         return {"pid": os.getpid(), "console_window": int(root)}
 
-    def _read_console(size: int) -> bytes:
+    def _read_input(size: int, console: ConsoleText | None) -> bytes:
+        """Typed (or redirected) input as UTF-8 bytes; b"" at its end."""
         handle = _k32.GetStdHandle(STD_INPUT_HANDLE)
-        buf = ctypes.create_string_buffer(size)
         count = wintypes.DWORD(0)
-        if not _k32.ReadFile(handle, buf, size, ctypes.byref(count), None):
-            return b""
-        return buf.raw[: count.value]
+        if console is None:  # a file or pipe: its bytes as they are
+            buf = ctypes.create_string_buffer(size)
+            if not _k32.ReadFile(handle, buf, size, ctypes.byref(count), None):
+                return b""
+            return buf.raw[: count.value]
+        # A console: ReadConsoleW, since ReadFile under code page 65001 hands back NUL
+        # for every non-ASCII character on many Windows builds (microsoft/terminal#4551).
+        wide = ctypes.create_unicode_buffer(CONSOLE_READ_CHARS)
+        while True:
+            if not _k32.ReadConsoleW(handle, wide, CONSOLE_READ_CHARS, ctypes.byref(count), None):
+                return b""
+            data = console.feed(ctypes.string_at(wide, count.value * 2))
+            if data:  # empty: half a surrogate pair, the rest comes with the next read
+                return data
+
+    def _stdin_is_console() -> bool:
+        mode = wintypes.DWORD()
+        return bool(_k32.GetConsoleMode(_k32.GetStdHandle(STD_INPUT_HANDLE), ctypes.byref(mode)))
 
     def relay(channel: Channel, in_fd: int, out_fd: int, size: tuple[int, int] | None) -> Outcome:
         """Threads: console input → host, size polling → host; host → console here."""
@@ -218,9 +247,10 @@ if sys.platform == "win32":
 
         def pump_input() -> None:
             chord = ChordFilter()
+            console = ConsoleText() if _stdin_is_console() else None
             try:
                 while not done.is_set():
-                    data = _read_console(READ_SIZE)
+                    data = _read_input(READ_SIZE, console)
                     if not data:
                         return
                     out, detach = chord.feed(data)

@@ -206,3 +206,17 @@ def test_shell_command_with_a_missing_folder_says_so(serve: ServeProcess, tmp_pa
     assert result.returncode == 1
     assert f"{tmp_path / 'nope'}: no such folder" in result.stderr
     assert serve.client.sessions() == []
+
+
+def test_console_text_turns_utf16_reads_into_whole_utf8() -> None:
+    """Windows console input (ReadConsoleW) becomes UTF-8, even with a pair split in two."""
+    from termwise.tray.attach import ConsoleText
+
+    typed = "é😀 ls\r"
+    raw = typed.encode("utf-16-le")
+    console = ConsoleText()
+    # One UTF-16 code unit per read, as a slow typist (or a split read) delivers them.
+    out = [console.feed(raw[i : i + 2]) for i in range(0, len(raw), 2)]
+    assert b"".join(out) == typed.encode("utf-8")
+    assert out[1] == b""  # the emoji's high surrogate alone is held back, not mangled
+    assert out[2] == "😀".encode()
