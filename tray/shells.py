@@ -52,19 +52,28 @@ class LaunchSpec:
 def _candidates(name: str, env: Mapping[str, str]) -> list[str]:
     """Program names or paths to try for a shell, best first."""
     if sys.platform == "win32":
-        root = env.get("SystemRoot", r"C:\Windows")
+        root = _env_value(env, "SystemRoot") or r"C:\Windows"
         return {
             "pwsh": ["pwsh.exe"],
             "powershell": [
                 "powershell.exe",
                 rf"{root}\System32\WindowsPowerShell\v1.0\powershell.exe",
             ],
-            "cmd": [env.get("ComSpec", ""), "cmd.exe", rf"{root}\System32\cmd.exe"],
+            "cmd": [_env_value(env, "ComSpec"), "cmd.exe", rf"{root}\System32\cmd.exe"],
             "bash": ["bash.exe"],
             "zsh": ["zsh.exe"],
             "wsl": ["wsl.exe", rf"{root}\System32\wsl.exe"],
         }.get(name, [])
     return {"pwsh": ["pwsh"], "bash": ["bash"], "zsh": ["zsh"]}.get(name, [])
+
+
+def _env_value(env: Mapping[str, str], name: str) -> str:
+    """A variable by its name in any case: Windows names are case-blind, and a plain
+    dict copy of os.environ there holds them upper-cased (SYSTEMROOT, COMSPEC)."""
+    if name in env:
+        return env[name]
+    wanted = name.upper()
+    return next((value for key, value in env.items() if key.upper() == wanted), "")
 
 
 def find_shell(name: str, env: Mapping[str, str] | None = None) -> str | None:
@@ -182,7 +191,10 @@ def _integrated_argv(key: str, program: str, env: dict[str, str]) -> list[str]:
         encoded = base64.b64encode(text.encode("utf-16-le")).decode("ascii")
         return [program, "-NoLogo", "-NoExit", "-EncodedCommand", encoded]
     if key == "cmd":
-        return [program, "/k", str(script_path("termwise.cmd"))]
+        # `call`: cmd strips the quotes around a /k command that starts with one when
+        # the path holds any of &<>()@^| (cmd /?), e.g. "…\Termwise (beta)\…"; a command
+        # starting with a word keeps them.
+        return [program, "/k", "call", str(script_path("termwise.cmd"))]
     return [program]  # wsl: the Linux side has its own dotfiles; no marks there yet
 
 

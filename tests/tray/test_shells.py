@@ -225,3 +225,28 @@ def test_stale_zsh_wrapper_folders_are_cleared(tmp_path: Path, monkeypatch) -> N
     assert not old.exists()
     assert young.exists() and other.exists()
     assert Path(spec.env["ZDOTDIR"]).parent == tmp_path
+
+
+def test_windows_lookups_ignore_the_case_of_variable_names(tmp_path: Path, monkeypatch) -> None:
+    """On Windows, COMSPEC/SYSTEMROOT (how a dict copy of os.environ spells them) count."""
+    from termwise.tray import shells
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    comspec = fake_program(tmp_path, "my cmd.exe")
+    env = {"COMSPEC": str(comspec), "SYSTEMROOT": r"D:\Win", "PATH": str(tmp_path / "none")}
+    assert shells._candidates("cmd", env)[0] == str(comspec)
+    assert shells._candidates("powershell", env)[1].startswith("D:\\Win\\System32\\")
+    assert shells.find_shell("cmd", env) == str(comspec)
+
+
+def test_cmd_runs_the_integration_through_call(tmp_path: Path, monkeypatch) -> None:
+    """cmd gets `/k call <script>`, so a quoted script path with ( or & keeps its quotes."""
+    import subprocess
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    cmd = fake_program(tmp_path, "cmd.exe")
+    spec = launch_command("cmd", session_id="s1", base_env={"ComSpec": str(cmd)})
+    assert spec.argv == [str(cmd), "/k", "call", str(script_path("termwise.cmd"))]
+    # What pywinpty hands cmd after the program: /k, then a word, then the quoted path.
+    line = subprocess.list2cmdline([*spec.argv[1:3], r"C:\Termwise (beta)\termwise.cmd"])
+    assert line == '/k call "C:\\Termwise (beta)\\termwise.cmd"'
