@@ -342,3 +342,28 @@ def test_other_termwise_first_on_path_is_a_warning(tmp_path: Path):
     (line,) = lines(data, "termwise on PATH")
     assert line["status"] == "warn"
     assert f"`termwise` on PATH is {other}, another installation" in line["detail"]
+
+
+def test_a_quoted_windows_terminal_path_is_found(tmp_path: Path):
+    """terminal.command with a quoted program path (C:\\Program Files\\…) is found on Windows."""
+    from dataclasses import replace
+
+    from termwise.agent.config_schema import Config
+    from termwise.agent.paths import resolve_paths
+    from termwise.tray.doctor.base import DoctorContext, Status
+    from termwise.tray.doctor.system import check_terminal
+
+    program = tmp_path / "Windows Terminal" / "wt.exe"
+    program.parent.mkdir()
+    program.write_text("")
+    program.chmod(0o755)
+    config = Config()
+    config = replace(
+        config, terminal=replace(config.terminal, command=f'"{program}" -w 0 {{attach}}')
+    )
+    ctx = DoctorContext(
+        env={"PATH": str(tmp_path)}, paths=resolve_paths(), config=config, platform="win32"
+    )
+    result = check_terminal(ctx)
+    assert result.status == Status.OK, result
+    assert str(program) in result.detail

@@ -103,6 +103,8 @@ def check_terminal(ctx: DoctorContext) -> CheckResult:
     if template:
         try:
             program = shlex.split(template, posix=ctx.platform != "win32")[0]
+            if ctx.platform == "win32":  # non-POSIX splitting keeps the quotes
+                program = program.strip('"')
         except (ValueError, IndexError):
             return fail(name, f"terminal.command cannot be parsed: {template!r}", "fix its quoting")
         found = shutil.which(program, path=ctx.env.get("PATH", os.defpath))
