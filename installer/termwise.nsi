@@ -19,7 +19,13 @@
 ;     /PURGE      also delete settings, memory and logs (default 0: they are kept)
 
 Unicode true
-Target amd64-unicode
+; A 64-bit installer where this makensis has the amd64 stubs (Debian's nsis does); the
+; official Windows build of NSIS (choco install nsis) ships only x86 stubs, where
+; `Target amd64-unicode` is an error: build a 32-bit installer there (it installs the
+; same 64-bit app into the same per-user places).
+!if /FileExists "${NSISDIR}\Stubs\lzma_solid-amd64-unicode"
+  Target amd64-unicode
+!endif
 ManifestDPIAware true
 SetCompressor /SOLID lzma
 

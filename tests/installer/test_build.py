@@ -146,3 +146,41 @@ def test_editable_check_tells_the_checkout_from_its_own_venv(tmp_path: Path):
     (root / "tray" / "__init__.py").write_text("")
     assert not build.is_editable_install(site / "__init__.py", root)
     assert build.is_editable_install(root / "tray" / "__init__.py", root)
+
+
+def _pe_machine(exe: Path) -> int:
+    data = exe.read_bytes()
+    offset = int.from_bytes(data[0x3C:0x40], "little")
+    assert data[offset : offset + 4] == b"PE\0\0"
+    return int.from_bytes(data[offset + 4 : offset + 6], "little")
+
+
+def test_installer_is_64_bit_where_makensis_can_and_32_bit_with_official_nsis(
+    payload: Path, tmp_path: Path
+):
+    """Debian's makensis has amd64 stubs; the official Windows NSIS has only x86 ones and
+    must still build (a 32-bit installer) instead of failing on `Target amd64-unicode`."""
+    makensis = require_tool("makensis")
+    real = Path("/usr/share/nsis")
+    if not (real / "Stubs").is_dir():
+        pytest.skip("needs makensis's data folder at /usr/share/nsis (Debian's nsis)")
+    done = run_build("--payload", str(payload), "--out", str(tmp_path / "a64"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    (setup,) = (tmp_path / "a64").glob("Termwise-Setup-*.exe")
+    assert _pe_machine(setup) == 0x8664  # AMD64
+    # An NSIS folder like the official Windows build's: the same, minus amd64 stubs.
+    official = tmp_path / "nsis"
+    (official / "Stubs").mkdir(parents=True)
+    for item in real.iterdir():
+        if item.name != "Stubs":
+            (official / item.name).symlink_to(item)
+    for stub in (real / "Stubs").iterdir():
+        if "amd64" not in stub.name:
+            (official / "Stubs" / stub.name).symlink_to(stub)
+    env = dict(os.environ, NSISDIR=str(official))
+    done = run_build(
+        "--payload", str(payload), "--out", str(tmp_path / "x86"), "--makensis", makensis, env=env
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (setup,) = (tmp_path / "x86").glob("Termwise-Setup-*.exe")
+    assert _pe_machine(setup) == 0x14C  # i386
