@@ -206,8 +206,9 @@ class PipeStream:
             self._closed = True
         # Wake any thread blocked in recv/sendall before the handle goes away.
         _k32.CancelIoEx(self._handle, None)
-        if self._server:
-            _k32.DisconnectNamedPipe(self._handle)
+        # No DisconnectNamedPipe: it discards what the peer has not read yet (a last
+        # reply, the session's exit event). A plain close lets the peer read it all,
+        # then see a broken pipe (end of stream).
         _k32.CloseHandle(self._handle)
 
     def __del__(self) -> None:

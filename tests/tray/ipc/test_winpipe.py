@@ -109,3 +109,23 @@ def test_one_host_per_pipe_name_and_no_host_is_file_not_found(address, listener)
         winpipe.PipeListener(address)
     with pytest.raises(FileNotFoundError):
         winpipe.connect(address + "-nobody", 1.0)
+
+
+def test_a_reply_sent_just_before_close_still_reaches_the_client(address, listener):
+    """Closing the server end keeps unread data for the client (a last error or exit event)."""
+    from termwise.tray.ipc import winpipe
+
+    thread, got = _accept_in_thread(listener)
+    client = winpipe.connect(address, 5.0)
+    thread.join(10)
+    server = got[0]
+    assert isinstance(server, winpipe.PipeStream), got
+    last = b'{"event": "exit", "code": 3}' * 100
+    server.sendall(last)
+    server.close()
+    client.settimeout(5.0)
+    data = b""
+    while chunk := client.recv(65536):
+        data += chunk
+    assert data == last
+    client.close()
