@@ -136,6 +136,10 @@ class PipeStream:
         self._timeout: float | None = None
         self._closed = False
         self._lock = threading.Lock()
+        # Each direction has one event: two threads reading (or writing) at once would
+        # wake on each other's completion, so each direction takes one caller at a time.
+        self._recv_lock = threading.Lock()
+        self._send_lock = threading.Lock()
 
     def settimeout(self, value: float | None) -> None:
         self._timeout = value
@@ -162,6 +166,14 @@ class PipeStream:
         return int(count.value)
 
     def recv(self, size: int) -> bytes:
+        with self._recv_lock:
+            return self._recv(size)
+
+    def sendall(self, data: bytes) -> None:
+        with self._send_lock:
+            self._sendall(data)
+
+    def _recv(self, size: int) -> bytes:
         if self._closed:
             return b""
         buf = ctypes.create_string_buffer(size)
@@ -177,7 +189,7 @@ class PipeStream:
         n = self._wait(ov, count)
         return buf.raw[:n]
 
-    def sendall(self, data: bytes) -> None:
+    def _sendall(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
             if self._closed:

@@ -129,3 +129,30 @@ def test_a_reply_sent_just_before_close_still_reaches_the_client(address, listen
         data += chunk
     assert data == last
     client.close()
+
+
+def test_two_threads_sending_at_once_each_get_their_bytes_through_whole(address, listener):
+    """Concurrent sendall calls on one pipe end neither hang nor interleave their data."""
+    from termwise.tray.ipc import winpipe
+
+    thread, got = _accept_in_thread(listener)
+    client = winpipe.connect(address, 5.0)
+    thread.join(10)
+    server = got[0]
+    assert isinstance(server, winpipe.PipeStream), got
+    size = 300_000  # several pipe buffers: each write really waits for the reader
+    senders = [
+        threading.Thread(target=server.sendall, args=(letter * size,), daemon=True)
+        for letter in (b"a", b"b")
+    ]
+    for sender in senders:
+        sender.start()
+    client.settimeout(10.0)
+    data = b""
+    while len(data) < 2 * size:
+        data += client.recv(65536)
+    for sender in senders:
+        sender.join(10)
+    assert data in (b"a" * size + b"b" * size, b"b" * size + b"a" * size)
+    client.close()
+    server.close()
