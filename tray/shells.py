@@ -60,7 +60,9 @@ def _candidates(name: str, env: Mapping[str, str]) -> list[str]:
                 rf"{root}\System32\WindowsPowerShell\v1.0\powershell.exe",
             ],
             "cmd": [_env_value(env, "ComSpec"), "cmd.exe", rf"{root}\System32\cmd.exe"],
-            "bash": ["bash.exe"],
+            # Git for Windows keeps bash.exe out of PATH (only git.exe is there), and
+            # the bash.exe on PATH is often System32's WSL launcher (see find_shell).
+            "bash": [*_git_bash_paths(env), "bash.exe"],
             "zsh": ["zsh.exe"],
             "wsl": ["wsl.exe", rf"{root}\System32\wsl.exe"],
         }.get(name, [])
@@ -76,10 +78,36 @@ def _env_value(env: Mapping[str, str], name: str) -> str:
     return next((value for key, value in env.items() if key.upper() == wanted), "")
 
 
+def _git_bash_paths(env: Mapping[str, str]) -> list[str]:
+    """Where the Git for Windows installer puts bash.exe (machine-wide or per user)."""
+    roots = [_env_value(env, v) for v in ("ProgramFiles", "ProgramW6432", "ProgramFiles(x86)")]
+    local = _env_value(env, "LOCALAPPDATA")
+    if local:
+        roots.append(os.path.join(local, "Programs"))
+    return [os.path.join(root, "Git", "bin", "bash.exe") for root in roots if root]
+
+
+def _without_wsl_bash(path: str, env: Mapping[str, str]) -> str:
+    """PATH minus System32, whose bash.exe starts WSL's Linux bash: that bash cannot read
+    a Windows rcfile path (the shell named `wsl` is the way to get it)."""
+    system32 = os.path.join(_env_value(env, "SystemRoot") or r"C:\Windows", "System32")
+    keep = [d for d in path.split(os.pathsep) if not _same_dir(d, system32)]
+    return os.pathsep.join(keep)
+
+
+def _same_dir(a: str, b: str) -> bool:
+    return os.path.normcase(a.rstrip("\\/")) == os.path.normcase(b.rstrip("\\/"))
+
+
 def find_shell(name: str, env: Mapping[str, str] | None = None) -> str | None:
     """Absolute path of a known shell's program, or None when it is not installed."""
     env = os.environ if env is None else env
-    path = env.get("PATH", os.defpath)
+    if sys.platform == "win32":
+        path = _env_value(env, "PATH") or os.defpath
+        if name == "bash":
+            path = _without_wsl_bash(path, env)
+    else:
+        path = env.get("PATH", os.defpath)
     for candidate in _candidates(name, env):
         if not candidate:
             continue

@@ -250,3 +250,26 @@ def test_cmd_runs_the_integration_through_call(tmp_path: Path, monkeypatch) -> N
     # What pywinpty hands cmd after the program: /k, then a word, then the quoted path.
     line = subprocess.list2cmdline([*spec.argv[1:3], r"C:\Termwise (beta)\termwise.cmd"])
     assert line == '/k call "C:\\Termwise (beta)\\termwise.cmd"'
+
+
+def test_windows_bash_is_git_bash_never_the_wsl_launcher(tmp_path: Path, monkeypatch) -> None:
+    """Git for Windows' bash is found off PATH; System32's bash.exe (WSL) is never `bash`."""
+    from termwise.tray import shells
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("PATHEXT", ".EXE")  # shutil.which's Windows branch reads it
+    system32 = tmp_path / "Windows" / "System32"
+    system32.mkdir(parents=True)
+    fake_program(system32, "bash.exe")
+    env = {"SYSTEMROOT": str(tmp_path / "Windows"), "PATH": str(system32)}
+    assert shells.find_shell("bash", env) is None  # only WSL's launcher: no bash
+    other = tmp_path / "msys" / "usr" / "bin"
+    other.mkdir(parents=True)
+    msys_bash = fake_program(other, "bash.exe")
+    env["PATH"] = os.pathsep.join([str(system32) + os.sep, str(other)])
+    assert shells.find_shell("bash", env) == str(msys_bash)
+    git_bin = tmp_path / "Program Files" / "Git" / "bin"
+    git_bin.mkdir(parents=True)
+    git_bash = fake_program(git_bin, "bash.exe")
+    env["ProgramFiles"] = str(tmp_path / "Program Files")
+    assert shells.find_shell("bash", env) == str(git_bash)
