@@ -27,6 +27,7 @@ def smoke(env_extra: dict[str, str] | None = None) -> subprocess.CompletedProces
 
 def test_smoke_test_runs_a_command_in_a_real_session_and_passes(termwise_home: Path):
     """The default shell runs `echo termwise-smoke`; its block comes back with exit 0."""
+    before = sorted(termwise_home.rglob("*"))
     done = smoke()
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
@@ -38,7 +39,7 @@ def test_smoke_test_runs_a_command_in_a_real_session_and_passes(termwise_home: P
     # It worked in a throwaway home, removed afterwards, and left the user's alone.
     home = re.search(r"start session host: home (\S+)", out)
     assert home and not Path(home.group(1)).exists()
-    assert not any(termwise_home.iterdir())
+    assert sorted(termwise_home.rglob("*")) == before
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh not installed")
