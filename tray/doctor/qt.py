@@ -61,9 +61,18 @@ def _reason(stderr: str, returncode: int) -> str:
 def probe_qt(ctx: DoctorContext) -> list[CheckResult]:
     """The Qt platform line and the system tray line, from one child process."""
     cmd = [*self_command(), "doctor", PROBE_FLAG]
+    # Run from the windowed tray, a console child would flash a window up.
+    flags = 0
+    if sys.platform == "win32":
+        flags = subprocess.CREATE_NO_WINDOW
     try:
         done = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=PROBE_TIMEOUT, env=dict(ctx.env)
+            cmd,
+            capture_output=True,
+            text=True,
+            timeout=PROBE_TIMEOUT,
+            env=dict(ctx.env),
+            creationflags=flags,
         )
     except subprocess.TimeoutExpired:
         detail = f"starting Qt took longer than {PROBE_TIMEOUT:.0f} s"
