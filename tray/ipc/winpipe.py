@@ -224,7 +224,12 @@ class PipeStream:
         _k32.CloseHandle(self._handle)
 
     def __del__(self) -> None:
+        # A stream dropped without close() must not leak its pipe handle (sockets don't).
         # The events may still be waited on by a thread that close() woke; free them last.
+        try:
+            self.close()
+        except (AttributeError, OSError):  # __init__ failed half way
+            return
         _k32.CloseHandle(self._read_event)
         _k32.CloseHandle(self._write_event)
 

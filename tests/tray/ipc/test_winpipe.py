@@ -156,3 +156,20 @@ def test_two_threads_sending_at_once_each_get_their_bytes_through_whole(address,
     assert data in (b"a" * size + b"b" * size, b"b" * size + b"a" * size)
     client.close()
     server.close()
+
+
+def test_a_stream_dropped_without_close_releases_the_pipe(address, listener):
+    """Garbage-collecting an unclosed pipe end closes it: the peer reads end of stream."""
+    import gc
+
+    from termwise.tray.ipc import winpipe
+
+    thread, got = _accept_in_thread(listener)
+    client = winpipe.connect(address, 5.0)
+    thread.join(10)
+    assert isinstance(got[0], winpipe.PipeStream), got
+    got.clear()  # the last reference to the server end
+    gc.collect()
+    client.settimeout(5.0)
+    assert client.recv(100) == b""
+    client.close()
