@@ -15,6 +15,13 @@ def termwise_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     """Point all user data at a temp folder and keep model settings from leaking in."""
     home = tmp_path_factory.mktemp("twhome")
     monkeypatch.setenv("TERMWISE_HOME", str(home))
+    # Shells started by tests read HOME's rc files; the machine's own (pyenv init and
+    # the like) make them slow and can hang them on a stale lock. Tests that need rc
+    # files write them into this empty home.
+    user_home = home / "home"
+    user_home.mkdir()
+    monkeypatch.setenv("HOME", str(user_home))
+    monkeypatch.delenv("ZDOTDIR", raising=False)
     for name in ("TERMWISE_BASE_URL", "TERMWISE_MODEL", "TERMWISE_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     return home
