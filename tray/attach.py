@@ -147,6 +147,18 @@ if sys.platform == "win32":
         ctypes.c_void_p,
     ]
     _k32.ReadConsoleW.argtypes = _k32.ReadFile.argtypes
+    _k32.GetConsoleMode.restype = wintypes.BOOL
+    _k32.SetConsoleMode.restype = wintypes.BOOL
+    _k32.ReadFile.restype = wintypes.BOOL
+    _k32.ReadConsoleW.restype = wintypes.BOOL
+    _k32.GetConsoleCP.restype = wintypes.UINT
+    _k32.GetConsoleCP.argtypes = []
+    _k32.GetConsoleOutputCP.restype = wintypes.UINT
+    _k32.GetConsoleOutputCP.argtypes = []
+    _k32.SetConsoleCP.restype = wintypes.BOOL
+    _k32.SetConsoleCP.argtypes = [wintypes.UINT]
+    _k32.SetConsoleOutputCP.restype = wintypes.BOOL
+    _k32.SetConsoleOutputCP.argtypes = [wintypes.UINT]
     CONSOLE_READ_CHARS = 4096
     STD_INPUT_HANDLE = 0xFFFFFFF6  # (DWORD)-10
     STD_OUTPUT_HANDLE = 0xFFFFFFF5  # (DWORD)-11

@@ -170,6 +170,7 @@ def _start_helper(
 
     from termwise.tray.commands.prompt_words import NONCE_OSC
     from termwise.tray.selfcmd import self_argv
+    from termwise.tray.spawn_flags import helper_popen_options
 
     nonce = uuid.uuid4().hex
     folder = paths.runtime_dir
@@ -180,19 +181,13 @@ def _start_helper(
             {"plan": plan_to_json(plan), "plan_file": str(plan_file), "approved": approved}, f
         )
     argv = [*self_argv(), "deploy-here", "--session", session, "--nonce", nonce, "--job", job]
-    kwargs: dict[str, object] = {}
-    if sys.platform == "win32":
-        flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
-        kwargs["creationflags"] = flags | subprocess.CREATE_NO_WINDOW
-    else:
-        kwargs["start_new_session"] = True
     subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         close_fds=True,
-        **kwargs,  # type: ignore[call-overload]
+        **helper_popen_options(),
     )
     return NONCE_OSC.format(nonce=nonce)
 

@@ -69,24 +69,19 @@ def schedule_typing(session_id: str, text: str, *, enter: bool = False) -> str:
     Returns the OSC the caller must print as its last output (the helper's start signal).
     """
     from termwise.tray.selfcmd import self_argv
+    from termwise.tray.spawn_flags import helper_popen_options
 
     nonce = uuid.uuid4().hex
     argv = [*self_argv(), "type-at-prompt", "--session", session_id, "--nonce", nonce]
     if enter:
         argv.append("--enter")
-    kwargs: dict[str, object] = {}
-    if sys.platform == "win32":
-        flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
-        kwargs["creationflags"] = flags | subprocess.CREATE_NO_WINDOW
-    else:
-        kwargs["start_new_session"] = True  # the terminal's Ctrl+C and hang-up miss it
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         close_fds=True,
-        **kwargs,  # type: ignore[call-overload]
+        **helper_popen_options(),  # outlives the shell; no console window on Windows
     )
     assert proc.stdin is not None
     # The text goes through a pipe, not argv: other users can read process lists.

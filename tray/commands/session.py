@@ -164,6 +164,7 @@ def ensure_host(paths: Paths, timeout: float = HOST_START_TIMEOUT) -> HostClient
     import subprocess
 
     from termwise.tray.errors import HostUnavailable
+    from termwise.tray.spawn_flags import helper_popen_options
 
     client = _client(paths)
     try:
@@ -176,11 +177,8 @@ def ensure_host(paths: Paths, timeout: float = HOST_START_TIMEOUT) -> HostClient
     argv = [sys.executable, "serve"] if getattr(sys, "frozen", False) else [
         sys.executable, "-m", "termwise.tray.cli", "serve",
     ]  # fmt: skip
-    options: dict[str, Any] = {}
-    if sys.platform == "win32":
-        options["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.DETACHED_PROCESS
-    else:
-        options["start_new_session"] = True  # outlives this terminal and its signals
+    # Outlives this terminal and its signals; on Windows without a console window.
+    options = helper_popen_options()
     with open(out_path, "ab") as out:
         proc = subprocess.Popen(
             argv,

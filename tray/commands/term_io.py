@@ -15,6 +15,27 @@ HIDE_CURSOR = "\x1b[?25l"
 SHOW_CURSOR = "\x1b[?25h"
 
 
+if sys.platform == "win32":
+    import ctypes
+    from ctypes import wintypes
+    from functools import cache
+
+    STD_OUTPUT_HANDLE = 0xFFFFFFF5  # (DWORD)-11
+
+    @cache
+    def _kernel32() -> ctypes.WinDLL:
+        """This module's own kernel32 with declared prototypes (ctypes.windll is shared by
+        every module, and its default int prototypes would cut a 64-bit HANDLE)."""
+        k32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        k32.GetStdHandle.restype = wintypes.HANDLE
+        k32.GetStdHandle.argtypes = [wintypes.DWORD]
+        k32.GetConsoleMode.restype = wintypes.BOOL
+        k32.GetConsoleMode.argtypes = [wintypes.HANDLE, ctypes.POINTER(wintypes.DWORD)]
+        k32.SetConsoleMode.restype = wintypes.BOOL
+        k32.SetConsoleMode.argtypes = [wintypes.HANDLE, wintypes.DWORD]
+        return k32
+
+
 class RawModeUnavailable(Exception):
     """This terminal cannot deliver single keys (not a console, a dumb terminal …)."""
 
@@ -82,26 +103,21 @@ class KeyReader:
     # -- Windows console ---------------------------------------------------------------------
     def _enter_windows(self) -> None:
         if sys.platform == "win32":
-            import ctypes
-            import msvcrt
-
-            kernel32 = ctypes.windll.kernel32
-            handle = kernel32.GetStdHandle(-11)  # STD_OUTPUT_HANDLE
-            mode = ctypes.c_uint32()
-            if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+            k32 = _kernel32()
+            handle = k32.GetStdHandle(STD_OUTPUT_HANDLE)
+            mode = wintypes.DWORD()
+            if not k32.GetConsoleMode(handle, ctypes.byref(mode)):
                 raise RawModeUnavailable("stdout is not a console")
             self._win_out_mode = mode.value
             # ENABLE_PROCESSED_OUTPUT | ENABLE_VIRTUAL_TERMINAL_PROCESSING: ANSI redraws work.
-            if not kernel32.SetConsoleMode(handle, mode.value | 0x0001 | 0x0004):
+            if not k32.SetConsoleMode(handle, mode.value | 0x0001 | 0x0004):
                 raise RawModeUnavailable("the console cannot do ANSI sequences")
-            del msvcrt  # getwch reads keys unbuffered and unechoed; nothing to switch
+            # msvcrt.getwch reads keys unbuffered and unechoed: nothing to switch for input.
 
     def _leave_windows(self) -> None:
         if sys.platform == "win32" and self._win_out_mode is not None:
-            import ctypes
-
-            kernel32 = ctypes.windll.kernel32
-            kernel32.SetConsoleMode(kernel32.GetStdHandle(-11), self._win_out_mode)
+            k32 = _kernel32()
+            k32.SetConsoleMode(k32.GetStdHandle(STD_OUTPUT_HANDLE), self._win_out_mode)
             self._win_out_mode = None
 
     def _read_windows(self, timeout: float) -> list[Key]:
