@@ -24,6 +24,18 @@ EXIT_DRAIN = 0.5
 # pywinpty's reader thread sends this for an empty read; over its TCP socket it can
 # arrive glued to real output, where pywinpty no longer recognises it.
 KEEPALIVE = "0011Ignore"
+# A marker cut in two by a socket read leaves a tail that starts it; that tail waits at
+# most this long for the rest before it is passed on as ordinary output.
+KEEPALIVE_TAIL_WAIT = 0.05
+
+
+def split_keepalive_tail(text: str) -> tuple[str, str]:
+    """(output, tail): `tail` is the end of `text` that is a proper prefix of KEEPALIVE,
+    which the next read may complete; everything before it can go out now."""
+    for size in range(min(len(text), len(KEEPALIVE) - 1), 0, -1):
+        if KEEPALIVE.startswith(text[-size:]):
+            return text[:-size], text[-size:]
+    return text, ""
 
 
 def command_line(program: str, args: list[str]) -> tuple[str, str | None]:
@@ -52,6 +64,7 @@ class WindowsPty:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._status: int | None = None
         self._closed = False
+        self._tail = ""  # a possible start of a keep-alive marker, held for the next read
 
     @classmethod
     def spawn(
@@ -83,6 +96,8 @@ class WindowsPty:
 
     def read(self, size: int = 65536) -> bytes:
         while True:
+            if self._tail and not self._readable(KEEPALIVE_TAIL_WAIT):
+                return self._release_tail()  # no rest came: it was ordinary output
             if not self._readable(READ_POLL):
                 if self._reap() and not self._readable(EXIT_DRAIN):
                     return b""  # the child ended and its last output has been read
@@ -90,11 +105,17 @@ class WindowsPty:
             try:
                 text = self._proc.read(size)
             except (EOFError, OSError):
-                return b""
+                return self._release_tail()  # then b"" on the next call
+            text = self._tail + text
             if KEEPALIVE in text:
                 text = text.replace(KEEPALIVE, "")
+            text, self._tail = split_keepalive_tail(text)
             if text:  # pywinpty returns "" for its keep-alive packets
                 return text.encode("utf-8", errors="surrogateescape")
+
+    def _release_tail(self) -> bytes:
+        tail, self._tail = self._tail, ""
+        return tail.encode("utf-8", errors="surrogateescape")
 
     def _readable(self, timeout: float) -> bool:
         """Whether pywinpty's socket has output (or EOF) within `timeout` seconds."""

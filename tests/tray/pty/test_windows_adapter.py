@@ -126,6 +126,44 @@ def test_reads_become_utf8_bytes_and_eof_is_empty(adapter) -> None:
     assert pty.read() == b""
 
 
+def test_a_keepalive_marker_split_across_two_reads_is_still_removed(adapter) -> None:
+    """Output before a half-arrived marker goes out at once; the marker's rest completes it."""
+    proc = StandInWinpty()
+    pty = adapter(proc)
+    proc.feed(b"abc0011Ig")
+    assert pty.read() == b"abc"  # not delayed by the held-back start of the marker
+    proc.feed(b"nore def")
+    assert pty.read() == b" def"
+    proc.feed(b"0")
+    proc.feed(b"011Ignore\x1b]133;A\x07")  # may arrive in one read or two: same result
+    proc.end_output()
+    assert read_all(pty) == b"\x1b]133;A\x07"
+
+
+def test_output_that_merely_looks_like_the_start_of_a_marker_is_kept(adapter) -> None:
+    """A chunk ending in "0011" with nothing after it is passed on, and nothing is lost at EOF."""
+    proc = StandInWinpty()
+    pty = adapter(proc)
+    proc.feed(b"exit code 0011")
+    assert pty.read() == b"exit code "
+    assert pty.read() == b"0011"  # no rest came: released shortly, not at the next output
+    proc.feed(b"total 001")
+    proc.end_output()
+    assert read_all(pty) == b"total 001"
+
+
+def test_only_a_proper_prefix_of_the_marker_is_held_back(adapter) -> None:
+    """The tail kept between reads is the longest end of the text that starts the marker."""
+    from termwise.tray.pty.windows import split_keepalive_tail
+
+    assert split_keepalive_tail("ls -l\r\n") == ("ls -l\r\n", "")
+    assert split_keepalive_tail("abc0011Ignor") == ("abc", "0011Ignor")
+    assert split_keepalive_tail("100") == ("1", "00")
+    assert split_keepalive_tail("a01") == ("a01", "")  # "01" does not start the marker
+    assert split_keepalive_tail("0011") == ("", "0011")
+    assert split_keepalive_tail("") == ("", "")
+
+
 def test_a_closed_socket_reads_as_eof(adapter) -> None:
     """A read on pywinpty's closed loopback socket is plain EOF, not an exception."""
     proc = StandInWinpty()
