@@ -12,6 +12,8 @@ import threading
 import time
 from ctypes import wintypes
 
+from termwise.tray.ipc import pipe_security
+
 assert sys.platform == "win32"
 
 _k32 = ctypes.WinDLL("kernel32", use_last_error=True)
@@ -82,7 +84,9 @@ _k32.CreateFileW.argtypes = [
 ]
 _k32.CreateEventW.restype = wintypes.HANDLE
 _k32.CreateEventW.argtypes = [ctypes.c_void_p, wintypes.BOOL, wintypes.BOOL, wintypes.LPCWSTR]
+_k32.ConnectNamedPipe.restype = wintypes.BOOL
 _k32.ConnectNamedPipe.argtypes = [wintypes.HANDLE, ctypes.POINTER(OVERLAPPED)]
+_k32.ReadFile.restype = wintypes.BOOL
 _k32.ReadFile.argtypes = [
     wintypes.HANDLE,
     ctypes.c_void_p,
@@ -90,13 +94,16 @@ _k32.ReadFile.argtypes = [
     ctypes.POINTER(wintypes.DWORD),
     ctypes.POINTER(OVERLAPPED),
 ]
+_k32.WriteFile.restype = wintypes.BOOL
 _k32.WriteFile.argtypes = _k32.ReadFile.argtypes
+_k32.GetOverlappedResult.restype = wintypes.BOOL
 _k32.GetOverlappedResult.argtypes = [
     wintypes.HANDLE,
     ctypes.POINTER(OVERLAPPED),
     ctypes.POINTER(wintypes.DWORD),
     wintypes.BOOL,
 ]
+_k32.WaitForMultipleObjects.restype = wintypes.DWORD
 _k32.WaitForMultipleObjects.argtypes = [
     wintypes.DWORD,
     ctypes.POINTER(wintypes.HANDLE),
@@ -105,10 +112,15 @@ _k32.WaitForMultipleObjects.argtypes = [
 ]
 _k32.WaitForSingleObject.argtypes = [wintypes.HANDLE, wintypes.DWORD]
 _k32.WaitForSingleObject.restype = wintypes.DWORD
+_k32.CancelIoEx.restype = wintypes.BOOL
 _k32.CancelIoEx.argtypes = [wintypes.HANDLE, ctypes.c_void_p]
+_k32.CloseHandle.restype = wintypes.BOOL
 _k32.CloseHandle.argtypes = [wintypes.HANDLE]
+_k32.SetEvent.restype = wintypes.BOOL
 _k32.SetEvent.argtypes = [wintypes.HANDLE]
+_k32.WaitNamedPipeW.restype = wintypes.BOOL
 _k32.WaitNamedPipeW.argtypes = [wintypes.LPCWSTR, wintypes.DWORD]
+_k32.DisconnectNamedPipe.restype = wintypes.BOOL
 _k32.DisconnectNamedPipe.argtypes = [wintypes.HANDLE]
 
 
@@ -238,22 +250,28 @@ def _create_instance(name: str, first: bool) -> int:
     mode = PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED
     if first:
         mode |= FILE_FLAG_FIRST_PIPE_INSTANCE
-    handle = _k32.CreateNamedPipeW(
-        name,
-        mode,
-        PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS,
-        PIPE_UNLIMITED_INSTANCES,
-        BUFFER_SIZE,
-        BUFFER_SIZE,
-        0,
-        None,  # default security: full access for the owner, no write access for others
-    )
-    if handle == INVALID_HANDLE_VALUE or not handle:
+    # The default descriptor lets other users open the pipe for reading: ours admits only
+    # this user and SYSTEM.
+    with pipe_security.owner_only_attributes() as attributes:
+        handle = _k32.CreateNamedPipeW(
+            name,
+            mode,
+            PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS,
+            PIPE_UNLIMITED_INSTANCES,
+            BUFFER_SIZE,
+            BUFFER_SIZE,
+            0,
+            ctypes.byref(attributes),
+        )
         code = ctypes.get_last_error()
+    if handle == INVALID_HANDLE_VALUE or not handle:
         if first and code == ERROR_ACCESS_DENIED:
             from termwise.tray.ipc.transport import AddressInUse
 
-            raise AddressInUse(f"a Termwise host already listens at {name}")
+            # FILE_FLAG_FIRST_PIPE_INSTANCE: the name exists already, ours or not.
+            raise AddressInUse(
+                f"a Termwise host already listens at {name} (or another program took the name)"
+            )
         raise _error(code, "CreateNamedPipe")
     return int(handle)
 
@@ -325,7 +343,8 @@ class PipeListener:
 
 
 def connect(address: str, timeout: float) -> PipeStream:
-    """Open the client end; FileNotFoundError when no host owns the pipe."""
+    """Open the client end; FileNotFoundError when no host owns the pipe, ForeignPipeServer
+    (a PermissionError) when the process serving it runs as another user."""
     deadline = time.monotonic() + timeout
     while True:
         handle = _k32.CreateFileW(
@@ -338,6 +357,11 @@ def connect(address: str, timeout: float) -> PipeStream:
             None,
         )
         if handle and handle != INVALID_HANDLE_VALUE:
+            try:  # whoever created the pipe first serves it: it must be this user's host
+                pipe_security.verify_server(int(handle), address)
+            except BaseException:
+                _k32.CloseHandle(handle)
+                raise
             return PipeStream(int(handle), server=False)
         code = ctypes.get_last_error()
         if code == ERROR_FILE_NOT_FOUND:

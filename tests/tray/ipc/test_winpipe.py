@@ -173,3 +173,90 @@ def test_a_stream_dropped_without_close_releases_the_pipe(address, listener):
     client.settimeout(5.0)
     assert client.recv(100) == b""
     client.close()
+
+
+def _dacl_text(handle: int) -> str:
+    """The DACL of a kernel object as SDDL, read through GetSecurityInfo."""
+    if sys.platform == "win32":  # (mypy --platform win32 checks this branch)
+        import ctypes
+        from ctypes import wintypes
+
+        adv = ctypes.WinDLL("advapi32", use_last_error=True)
+        k32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        out = ctypes.POINTER(ctypes.c_void_p)
+        adv.GetSecurityInfo.restype = wintypes.DWORD
+        adv.GetSecurityInfo.argtypes = [
+            wintypes.HANDLE, ctypes.c_int, wintypes.DWORD, out, out, out, out, out,
+        ]  # fmt: skip
+        adv.ConvertSecurityDescriptorToStringSecurityDescriptorW.restype = wintypes.BOOL
+        adv.ConvertSecurityDescriptorToStringSecurityDescriptorW.argtypes = [
+            ctypes.c_void_p,
+            wintypes.DWORD,
+            wintypes.DWORD,
+            ctypes.POINTER(wintypes.LPWSTR),
+            ctypes.POINTER(wintypes.ULONG),
+        ]
+        k32.LocalFree.restype = ctypes.c_void_p
+        k32.LocalFree.argtypes = [ctypes.c_void_p]
+        se_kernel_object, dacl_information = 6, 0x4
+        descriptor = ctypes.c_void_p()
+        code = adv.GetSecurityInfo(
+            handle, se_kernel_object, dacl_information, None, None, None, None,
+            ctypes.byref(descriptor),
+        )  # fmt: skip
+        assert code == 0, ctypes.FormatError(code)
+        text = wintypes.LPWSTR()
+        try:
+            assert adv.ConvertSecurityDescriptorToStringSecurityDescriptorW(
+                descriptor, 1, dacl_information, ctypes.byref(text), None
+            ), ctypes.FormatError(ctypes.get_last_error())
+            value = str(text.value)
+            k32.LocalFree(ctypes.cast(text, ctypes.c_void_p))
+            return value
+        finally:
+            k32.LocalFree(descriptor)
+    raise AssertionError("Windows only")
+
+
+def test_the_pipe_admits_only_this_user_and_system(address, listener):
+    """The pipe's DACL is protected and allows this user and SYSTEM only (no Everyone,
+    no read access for other users), so only we can open it."""
+    import re
+
+    from termwise.tray.ipc import pipe_security, winpipe
+
+    thread, got = _accept_in_thread(listener)
+    client = winpipe.connect(address, 5.0)
+    thread.join(10)
+    try:
+        sddl = _dacl_text(client._handle)
+        assert sddl.startswith("D:P"), sddl
+        trustees = set(re.findall(r"\(A;[^;]*;[^;]*;[^;]*;[^;]*;([^)]+)\)", sddl))
+        assert trustees == {pipe_security.current_user_sid(), "SY"}, sddl
+    finally:
+        client.close()
+        if got and isinstance(got[0], winpipe.PipeStream):
+            got[0].close()
+
+
+def test_the_client_checks_the_servers_user(address, listener):
+    """Our own host passes the server check; a process of another account does not."""
+    import os
+
+    from termwise.tray.ipc import pipe_security, winpipe
+
+    if sys.platform != "win32":
+        return
+    me = pipe_security.current_user_sid()
+    assert pipe_security.process_user_sid(os.getpid()) == me
+    thread, got = _accept_in_thread(listener)
+    client = winpipe.connect(address, 5.0)  # verified inside: no ForeignPipeServer
+    thread.join(10)
+    pipe_security.verify_server(client._handle, address)
+    client.close()
+    if got and isinstance(got[0], winpipe.PipeStream):
+        got[0].close()
+    # PID 4 is the kernel's System process: never this user (usually not even readable).
+    assert not pipe_security.same_user(me, pipe_security.process_user_sid(4))
+    with pytest.raises(pipe_security.ForeignPipeServer):
+        pipe_security.check_server_user(address, me, pipe_security.process_user_sid(4), 4)
