@@ -1,0 +1,198 @@
+"""The floating overlay: built once at start-up, shown on the hotkey under the mouse.
+
+It renders an `OverlayViewModel` and turns keys into signals; the tray's controller
+decides what they do (type, run, copy, explain, ask, cancel).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QCursor, QGuiApplication, QKeyEvent
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from termwise.overlay.header import HeaderWidget
+from termwise.overlay.i18n import tr
+from termwise.overlay.input_box import InputBox
+from termwise.overlay.output_view import OutputView
+from termwise.overlay.status_area import StatusArea
+from termwise.overlay.suggestion_list import SuggestionList
+from termwise.overlay.theme import Theme, pick_theme, stylesheet
+from termwise.overlay.view_model import OverlayViewModel
+
+WINDOW_TITLE = "Termwise"
+WIDTH = 680
+_ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+class OverlayWindow(QWidget):
+    """Frameless, always-on-top window; every key the user presses becomes one signal."""
+
+    submitted = Signal(str)  # input text ("" = fix the last failure)
+    type_requested = Signal(int)  # row index: type the command, do not run it
+    run_requested = Signal(int)
+    copy_requested = Signal(int)
+    explain_requested = Signal(int)
+    cancel_requested = Signal()  # Esc: cancel what is in flight, then hide
+    retry_requested = Signal()
+    switch_session = Signal(int)  # +1 / -1
+    settings_requested = Signal()
+
+    def __init__(self, vm: OverlayViewModel, theme: Theme | None = None) -> None:
+        super().__init__(None)
+        self.vm = vm
+        self.theme = theme or pick_theme()
+        self.notice = ""
+        self.setWindowTitle(WINDOW_TITLE)
+        self.setObjectName("overlay")
+        self.setWindowFlags(
+            Qt.WindowType.FramelessWindowHint
+            | Qt.WindowType.WindowStaysOnTopHint
+            | Qt.WindowType.Tool
+        )
+        self.setFixedWidth(WIDTH)
+        frame = QFrame(self)
+        frame.setObjectName("overlayFrame")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(frame)
+        layout = QVBoxLayout(frame)
+        layout.setContentsMargins(14, 12, 14, 12)
+        layout.setSpacing(8)
+        self.header = HeaderWidget(frame)
+        self.output = OutputView(self.theme, frame)
+        self.input = InputBox(frame)
+        self.status = StatusArea(frame)
+        self.suggestions = SuggestionList(frame)
+        self.hints = QLabel(frame)
+        self.hints.setObjectName("muted")
+        for widget in (
+            self.header,
+            self.output,
+            self.input,
+            self.status,
+            self.suggestions,
+            self.hints,
+        ):
+            layout.addWidget(widget)
+        self.input.installEventFilter(self)
+        self.status.retry_clicked.connect(self.retry_requested)
+        vm.listeners.append(self._on_vm_changed)
+        self.apply_theme(self.theme)
+        self.retranslate()
+        self._render_all()
+
+    # rendering -----------------------------------------------------------------
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.setStyleSheet(stylesheet(theme))
+        self.output.set_theme(theme)
+
+    def retranslate(self) -> None:
+        """Re-read every visible string (after a language change)."""
+        self.hints.setText(
+            tr(
+                "↑/↓ choose · Enter type · Ctrl+Enter run · Ctrl+C copy · Ctrl+E explain · Esc close"
+            )
+        )
+        self.status.retry.setText(tr("Retry"))
+        self._render_all()
+
+    def set_notice(self, text: str) -> None:
+        self.notice = text
+        self._on_vm_changed("status")
+
+    def _render_all(self) -> None:
+        for part in ("context", "suggestions", "status"):
+            self._on_vm_changed(part)
+
+    def _on_vm_changed(self, part: str) -> None:
+        vm = self.vm
+        if part == "context":
+            self.header.set_header(vm.header)
+            self.output.set_lines(vm.output)
+            self._input_mode()
+        elif part == "suggestions":
+            self.suggestions.set_rows(vm.rows, vm.selected)
+        elif part == "selection":
+            self.suggestions.set_selected(vm.selected)
+        elif part == "status":
+            self.status.set_state(vm, self.notice)
+            self._input_mode()
+        self.adjustSize()
+
+    def _input_mode(self) -> None:
+        if self.vm.question:
+            self.input.set_mode("answer")
+        elif self.vm.last_failed:
+            self.input.set_mode("fix")
+        else:
+            self.input.set_mode("ask")
+
+    # showing -------------------------------------------------------------------
+    def show_at_cursor(self) -> None:
+        """Show on the screen under the mouse, horizontally centred, in its upper third."""
+        screen = QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
+        self.adjustSize()
+        if screen is not None:
+            area = screen.availableGeometry()
+            x = area.x() + (area.width() - self.width()) // 2
+            y = area.y() + area.height() // 5
+            self.move(QPoint(x, y))
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        self.input.setFocus()
+
+    # keys ----------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.input and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            return self.handle_key(event)
+        return super().eventFilter(watched, event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.handle_key(event):
+            super().keyPressEvent(event)
+
+    def handle_key(self, event: QKeyEvent) -> bool:
+        """Map a key to a signal; returns True when the key was used."""
+        key = event.key()
+        mods = event.modifiers()
+        ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
+        selected = self.vm.selected
+        if key == Qt.Key.Key_Escape:
+            self.cancel_requested.emit()
+        elif key in _ENTER and ctrl:
+            if selected >= 0:
+                self.run_requested.emit(selected)
+        elif key in _ENTER:
+            text = self.input.text().strip()
+            if text or selected < 0 or self.vm.question:
+                self.input.clear()
+                self.submitted.emit(text)
+            else:
+                self.type_requested.emit(selected)
+        elif key == Qt.Key.Key_Up:
+            self.vm.move(-1)
+        elif key == Qt.Key.Key_Down:
+            self.vm.move(+1)
+        elif key == Qt.Key.Key_Tab:
+            self.switch_session.emit(+1)
+        elif key == Qt.Key.Key_Backtab:
+            self.switch_session.emit(-1)
+        elif key == Qt.Key.Key_C and ctrl and not self.input.hasSelectedText():
+            if selected >= 0:
+                self.copy_requested.emit(selected)
+        elif key == Qt.Key.Key_E and ctrl:
+            if selected >= 0:
+                self.explain_requested.emit(selected)
+        elif key == Qt.Key.Key_F2:
+            self.settings_requested.emit()
+        else:
+            return False
+        return True
+
+
+def no_model_notice() -> str:
+    return tr(
+        "No model configured: instant suggestions only. A model adds more — F2 opens Settings."
+    )

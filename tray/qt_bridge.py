@@ -1,0 +1,139 @@
+"""Small QObject adapters: host events and agent turns reach the GUI thread as queued signals."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+
+from PySide6.QtCore import QObject, Qt, Signal
+from termwise.agent.cancel import CancelToken
+from termwise.agent.events import Error, Finished
+from termwise.tray.host.events import (
+    ActiveChanged,
+    BlockFinished,
+    HostEvent,
+    SessionEnded,
+    SessionStarted,
+)
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[CancelToken], Iterable[object]]
+
+
+class HostBridge(QObject):
+    """Re-emits a SessionHost's events (raised on reader threads) as signals on the GUI thread."""
+
+    host_event = Signal(object)  # any HostEvent
+    session_started = Signal(object)  # Session
+    session_ended = Signal(object, object)  # Session, exit code
+    block_finished = Signal(object, object)  # Session, CommandBlock
+    active_changed = Signal(object)  # Session | None
+    _relay = Signal(object)
+
+    def __init__(self, host: object, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        # Queued: the reader thread only posts; the slot runs on this object's thread.
+        self._relay.connect(self._dispatch, Qt.ConnectionType.QueuedConnection)
+        self._unsubscribe: Callable[[], None] | None = host.subscribe(self._relay.emit)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        """Stop listening to the host (idempotent)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _dispatch(self, event: HostEvent) -> None:
+        self.host_event.emit(event)
+        if isinstance(event, SessionStarted):
+            self.session_started.emit(event.session)
+        elif isinstance(event, SessionEnded):
+            self.session_ended.emit(event.session, event.exit_code)
+        elif isinstance(event, BlockFinished):
+            self.block_finished.emit(event.session, event.block)
+        elif isinstance(event, ActiveChanged):
+            self.active_changed.emit(event.session)
+
+
+class TurnRunner(QObject):
+    """Runs one job at a time (a SuggestTurn's `run`, an explanation) on a worker thread.
+
+    Each item the job yields arrives as `turn_event(item)` on the GUI thread; `done()` follows the
+    last one. Starting a new job or `cancel()` sets the running job's CancelToken (which closes
+    its HTTP stream); items a superseded job still yields are dropped.
+    """
+
+    turn_event = Signal(object)
+    done = Signal(bool)  # cancelled
+    _item = Signal(int, object)
+    _end = Signal(int, bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._generation = 0
+        self._cancel: CancelToken | None = None
+        self._thread: threading.Thread | None = None
+        self._item.connect(self._on_item, Qt.ConnectionType.QueuedConnection)
+        self._end.connect(self._on_end, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def busy(self) -> bool:
+        return self._cancel is not None
+
+    def start(self, job: Job) -> CancelToken:
+        """Cancel whatever runs and start `job(cancel)` on a new worker thread."""
+        self.cancel()
+        self._generation += 1
+        cancel = CancelToken()
+        self._cancel = cancel
+        thread = threading.Thread(
+            target=self._work,
+            args=(self._generation, job, cancel),
+            name="termwise-turn",
+            daemon=True,
+        )
+        self._thread = thread
+        thread.start()
+        return cancel
+
+    def cancel(self) -> bool:
+        """Cancel the running job; True when one was running. `done(True)` follows at once."""
+        cancel, self._cancel = self._cancel, None
+        if cancel is None:
+            return False
+        self._generation += 1  # late items of the cancelled job are dropped
+        cancel.cancel()
+        self.done.emit(True)
+        return True
+
+    def join(self, timeout: float = 5.0) -> bool:
+        """Wait for the worker thread to end (tests, shutdown); True when it has."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
+
+    def _work(self, generation: int, job: Job, cancel: CancelToken) -> None:
+        cancelled = False
+        try:
+            for item in job(cancel):
+                self._item.emit(generation, item)
+                if cancel.cancelled:
+                    break
+        except Exception as exc:  # the GUI must hear that the job died
+            log.exception("background job failed")
+            self._item.emit(generation, Error(f"{type(exc).__name__}: {exc}", retryable=True))
+            self._item.emit(generation, Finished())
+        cancelled = cancel.cancelled
+        self._end.emit(generation, cancelled)
+
+    def _on_item(self, generation: int, item: object) -> None:
+        if generation == self._generation:
+            self.turn_event.emit(item)
+
+    def _on_end(self, generation: int, cancelled: bool) -> None:
+        if generation == self._generation:
+            self._cancel = None
+            self.done.emit(cancelled)
