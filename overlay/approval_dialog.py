@@ -30,7 +30,9 @@ class ApprovalDialog(QDialog):
         text.setObjectName("command")
         text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         text.setWordWrap(True)
-        reasons = QLabel("\n".join(f"• {r}" for r in verdict.reasons) or verdict.explanation, self)
+        self.reasons = reasons = QLabel(
+            "\n".join(f"• {r}" for r in verdict.reasons) or verdict.explanation, self
+        )
         reasons.setWordWrap(True)
         self.buttons: dict[str, QPushButton] = {}
         labels = {

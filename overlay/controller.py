@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -50,6 +50,7 @@ class OverlayController(QObject):
         approvals: ApprovalStore,
         memory_link: Any = None,
         client_factory: ClientFactory = make_client,
+        env_info: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.host = host
@@ -57,6 +58,7 @@ class OverlayController(QObject):
         self.approvals = approvals
         self.memory_link = memory_link
         self.client_factory = client_factory
+        self.env_info = env_info  # None: SuggestTurn probes the machine (cached)
         self.config = config
         self.client: Any = None
         self.vm = OverlayViewModel()
@@ -203,7 +205,7 @@ class OverlayController(QObject):
 
         self._last_question = question
         memory = self.memory_link.snippets if self.memory_link is not None else None
-        turn = SuggestTurn(self.client, self.config, memory=memory)
+        turn = SuggestTurn(self.client, self.config, memory=memory, env_info=self.env_info)
         ctx = self._context()
         self.vm.begin_turn()
         log.info("turn started (question %r)", question[:80])
