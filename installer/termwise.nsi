@@ -155,6 +155,49 @@ FunctionEnd
   RMDir "${FRAGMENT_DIR}"
 !macroend
 
+; End the processes whose program is the file PATH: politely (taskkill's close request)
+; with FORCE 0, by TerminateProcess with FORCE 1. Other programs of the same name (another
+; Termwise install, anything else) are left alone: `taskkill /IM` would end them too.
+; Uses $2-$9.
+!macro EndProcessesAt PATH FORCE
+  ; The program's long path, as the process list reports it (/D= may be an 8.3 name).
+  System::Call 'kernel32::GetLongPathNameW(w "${PATH}", w .r9, i ${NSIS_MAX_STRLEN}) i .r8'
+  ${If} $8 = 0
+  ${OrIf} $8 >= ${NSIS_MAX_STRLEN}
+    StrCpy $9 "${PATH}"
+  ${EndIf}
+  System::Alloc 65536
+  Pop $2
+  System::Call 'kernel32::K32EnumProcesses(p r2, i 65536, *i .r3) i .r8'
+  ${If} $8 = 0
+    StrCpy $3 0
+  ${EndIf}
+  StrCpy $4 0
+  ${DoWhile} $4 < $3
+    IntPtrOp $5 $2 + $4
+    System::Call '*$5(i .r6)'
+    ; PROCESS_QUERY_LIMITED_INFORMATION | PROCESS_TERMINATE
+    System::Call 'kernel32::OpenProcess(i 0x1001, i 0, i r6) p .r5'
+    ${If} $5 != 0
+      StrCpy $7 ${NSIS_MAX_STRLEN}
+      System::Call 'kernel32::QueryFullProcessImageNameW(p r5, i 0, w .r8, *i r7 .r7) i .r7'
+      ; LogicLib's == ignores case, as Windows paths do.
+      ${If} $7 != 0
+      ${AndIf} $8 == $9
+        !if ${FORCE} == 1
+          System::Call 'kernel32::TerminateProcess(p r5, i 1)'
+        !else
+          nsExec::Exec '"$SYSDIR\taskkill.exe" /PID $6'
+          Pop $7
+        !endif
+      ${EndIf}
+      System::Call 'kernel32::CloseHandle(p r5)'
+    ${EndIf}
+    IntOp $4 $4 + 4
+  ${Loop}
+  System::Free $2
+!macroend
+
 ; A running Termwise keeps its executable open, so replacing or removing the files
 ; would fail. Opening it for writing tells whether it is in use (and only our copy,
 ; wherever other programs of the same name run). Ask (unless silent), then end it:
@@ -171,11 +214,9 @@ FunctionEnd
         Abort
       ${EndIf}
       DetailPrint "Closing ${EXE}"
-      nsExec::Exec '"$SYSDIR\taskkill.exe" /IM ${EXE}'
-      Pop $1
+      !insertmacro EndProcessesAt "$INSTDIR\${EXE}" 0
       Sleep 1000
-      nsExec::Exec '"$SYSDIR\taskkill.exe" /F /IM ${EXE}'
-      Pop $1
+      !insertmacro EndProcessesAt "$INSTDIR\${EXE}" 1
       ; Give Windows a moment to release the file.
       StrCpy $1 0
       ${Do}
@@ -272,8 +313,12 @@ Section "Add termwise to PATH" SecPath
     DetailPrint "Your PATH is too long to edit safely; add $INSTDIR to it yourself."
     Goto path_done
   ${EndIf}
+  ; StrStr compares like LogicLib's ==, ignoring case as Windows does with paths; an entry
+  ; with a final backslash names the same folder.
   ${StrStr} $1 ";$0;" ";$INSTDIR;"
+  ${StrStr} $2 ";$0;" ";$INSTDIR\;"
   ${If} $1 != ""
+  ${OrIf} $2 != ""
     DetailPrint "$INSTDIR is already on PATH"
     Goto path_done
   ${EndIf}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ UNINSTALL = r"Software\Microsoft\Windows\CurrentVersion\Uninstall\Termwise"
 ORIGINAL_PATH = r"C:\tools;%USERPROFILE%\bin"
 LONG_PATH = ";".join(rf"C:\Program Files\Tool number {i:03d}\bin" for i in range(40))
 OTHER_DIR_NAME = "Términal-工具"  # no space: wine would quote /D=, which NSIS rejects
+FOREIGN_DIR_NAME = "other-tools"  # another program called TermwiseTray.exe lives here
 
 pytestmark = [
     pytest.mark.slow,
@@ -34,6 +36,12 @@ pytestmark = [
         not sys.platform.startswith("linux"), reason="runs the installer under Wine"
     ),
 ]
+
+
+def path_spelled_otherwise(folder: str, step: str) -> str:
+    """The user PATH with the install folder upper-cased, or ending in a backslash."""
+    spelled = folder.upper() if step == "path_other_case" else folder + "\\"
+    return f"{ORIGINAL_PATH};{spelled}"
 
 
 def project_version() -> str:
@@ -53,6 +61,7 @@ class Snapshot:
     registry: dict[str, dict[str, str]]
     fragment: str | None
     tray_closed: bool = False  # a running stand-in tray had ended by then
+    foreign_tray_kept: bool = False  # a same-named program of another folder still ran
 
     def value(self, key: str, name: str) -> str | None:
         return self.registry.get(key.lower(), {}).get(name.lower())
@@ -146,17 +155,30 @@ def journey(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         stale = prefix.user_dir / INSTALL_DIR / "_internal" / "old-version.dll"
         stale.write_bytes(b"left by an older version")
         tray = rf"C:\users\{prefix.user_name}\AppData\Local\Programs\Termwise\TermwiseTray.exe"
+        # Another install's tray (same program name, another folder) must survive.
+        foreign_dir = prefix.root / "drive_c" / FOREIGN_DIR_NAME
+        foreign_dir.mkdir()
+        shutil.copy(prefix.user_dir / INSTALL_DIR / "TermwiseTray.exe", foreign_dir)
         running = prefix.start(tray)
+        foreign = prefix.start(rf"C:\{FOREIGN_DIR_NAME}\TermwiseTray.exe")
         try:
-            assert prefix.wait_for_process("TermwiseTray.exe", running, timeout=30)
+            assert prefix.wait_for_process(r"Termwise\TermwiseTray.exe", running, timeout=30)
+            assert prefix.wait_for_process(
+                rf"{FOREIGN_DIR_NAME}\TermwiseTray.exe", foreign, timeout=30
+            )
             prefix.run(str(setup_exe), "/S", "/AUTOSTART=1", "/TERMINAL=0", wait_all=False)
             tray_closed = wait_exit(running, timeout=10)
+            foreign_kept = foreign.poll() is None
         finally:
-            if running.poll() is None:
-                running.kill()
+            for process in (running, foreign):
+                if process.poll() is None:
+                    process.kill()
+            # Only this throwaway prefix's processes: the sleepers would hold `wait` 2 min.
+            prefix.run("taskkill", "/F", "/IM", "TermwiseTray.exe", wait_all=False)
         prefix.wait()
         steps["reinstalled"] = snapshot(prefix)
         steps["reinstalled"].tray_closed = tray_closed
+        steps["reinstalled"].foreign_tray_kept = foreign_kept
 
         prefix.run(str(setup_exe), "/S")
         steps["upgraded"] = snapshot(prefix)
@@ -179,6 +201,16 @@ def journey(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         )
         prefix.run(str(setup_exe), "/S")
         steps["long_path"] = snapshot(prefix)
+
+        # The folder already on PATH in other letter case, or with a final backslash.
+        folder = steps["installed"].value(UNINSTALL, "InstallLocation") or ""
+        for step in ("path_other_case", "path_backslash"):
+            prefix.run(
+                "reg", "add", env_key, "/v", "Path", "/t", "REG_EXPAND_SZ", "/d",
+                path_spelled_otherwise(folder, step), "/f",
+            )  # fmt: skip
+            prefix.run(str(setup_exe), "/S")
+            steps[step] = snapshot(prefix)
         return steps
     finally:
         prefix.kill()
@@ -227,6 +259,12 @@ def test_reinstall_closes_a_running_tray(journey):
     s = journey["reinstalled"]
     assert s.tray_closed
     assert s.has(f"{INSTALL_DIR}/TermwiseTray.exe")
+
+
+def test_reinstall_leaves_a_same_named_program_of_another_folder_running(journey):
+    """Only the TermwiseTray.exe of this install folder is closed, not one elsewhere."""
+    assert journey["reinstalled"].tray_closed
+    assert journey["reinstalled"].foreign_tray_kept
 
 
 def test_upgrade_without_options_keeps_the_previous_choices(journey):
@@ -297,3 +335,11 @@ def test_a_path_too_long_to_edit_safely_is_left_intact(journey):
     assert len(LONG_PATH) > 1100
     assert s.value("Environment", "Path") == LONG_PATH
     assert s.has(f"{INSTALL_DIR}/termwise.exe")
+
+
+@pytest.mark.parametrize("step", ["path_other_case", "path_backslash"])
+def test_the_folder_on_path_spelled_otherwise_is_not_added_again(journey, step):
+    """C:\\USERS\\…\\TERMWISE or …\\Termwise\\ on PATH already is our folder (Windows
+    paths ignore case), so PATH is left as it was."""
+    folder = journey["installed"].value(UNINSTALL, "InstallLocation") or ""
+    assert journey[step].value("Environment", "Path") == path_spelled_otherwise(folder, step)
