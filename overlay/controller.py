@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QGuiApplication
 from termwise.agent.approvals import ApprovalStore
 from termwise.agent.cancel import CancelToken
 from termwise.agent.config_schema import Config
@@ -19,7 +20,7 @@ from termwise.overlay.approval_dialog import ApprovalDialog
 from termwise.overlay.clipboard import Clipboard
 from termwise.overlay.i18n import detect_language, set_language, tr
 from termwise.overlay.overlay_window import OverlayWindow, no_model_notice
-from termwise.overlay.theme import pick_theme
+from termwise.overlay.theme import on_os_scheme_change, pick_theme
 from termwise.overlay.view_model import OverlayViewModel
 from termwise.tray.qt_bridge import HostBridge, TurnRunner
 
@@ -71,6 +72,9 @@ class OverlayController(QObject):
         self._last_question = ""
         self._pending_question = ""
         self._connect()
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            on_os_scheme_change(app, self._follow_os_theme)
         self.apply_config(config)
 
     def _connect(self) -> None:
@@ -109,6 +113,10 @@ class OverlayController(QObject):
         self.vm.model_available = self.client is not None
         self.window.retranslate()
         self._update_notice(problem)
+
+    def _follow_os_theme(self) -> None:
+        if self.config.ui.theme not in ("light", "dark"):
+            self.window.apply_theme(pick_theme(self.config.ui.theme))
 
     def _update_notice(self, problem: str = "") -> None:
         if problem:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from termwise.agent.config_schema import Config
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,12 @@ def os_prefers_dark() -> bool:
             return True
         if value == Qt.ColorScheme.Light:
             return False
-    return app.palette().window().color().lightness() < 128
+    # Not app.palette(): apply_theme() replaces it, so it would only echo our own choice.
+    from PySide6.QtWidgets import QApplication
+
+    style = QApplication.style() if isinstance(app, QApplication) else None
+    base = style.standardPalette() if style is not None else app.palette()
+    return base.window().color().lightness() < 128
 
 
 def pick_theme(setting: str = "auto") -> Theme:
@@ -107,3 +114,42 @@ QListWidget::item:selected {{ background: {t.surface}; border: 1px solid {t.acce
 QPushButton {{ color: {t.text}; background: {t.surface}; border: 1px solid {t.border};
   border-radius: 4px; padding: 2px 8px; }}
 """
+
+
+def palette(theme: Theme) -> QPalette:
+    """A QPalette in the theme's colours, for the windows without their own style sheet."""
+    p = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: theme.background,
+        QPalette.ColorRole.WindowText: theme.text,
+        QPalette.ColorRole.Base: theme.surface,
+        QPalette.ColorRole.AlternateBase: theme.background,
+        QPalette.ColorRole.Text: theme.text,
+        QPalette.ColorRole.Button: theme.surface,
+        QPalette.ColorRole.ButtonText: theme.text,
+        QPalette.ColorRole.ToolTipBase: theme.surface,
+        QPalette.ColorRole.ToolTipText: theme.text,
+        QPalette.ColorRole.Highlight: theme.accent,
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.PlaceholderText: theme.muted,
+        QPalette.ColorRole.Link: theme.accent,
+    }
+    for role, colour in roles.items():
+        p.setColor(role, QColor(colour))
+    return p
+
+
+def apply_theme(app: QGuiApplication, config: Config) -> Theme:
+    """Give the whole application the configured (or the OS's) look; returns the theme used."""
+    theme = pick_theme(config.ui.theme)
+    app.setPalette(palette(theme))
+    return theme
+
+
+def on_os_scheme_change(app: QGuiApplication, callback: Callable[[], None]) -> bool:
+    """Call `callback` when the OS switches light/dark (Qt ≥ 6.5); False when Qt cannot tell."""
+    signal = getattr(app.styleHints(), "colorSchemeChanged", None)
+    if signal is None:
+        return False
+    signal.connect(lambda _scheme: callback())
+    return True
