@@ -46,6 +46,8 @@ class ErrorRelay(QObject):
 class TrayApp(QObject):
     """Owns the long-lived parts of the tray and reacts to the menu, hotkey and host."""
 
+    finished = Signal()  # everything is shut down; the event loop may end
+
     def __init__(
         self, app: QApplication, config: Config, paths: Paths, host: Any, ipc: Any
     ) -> None:
@@ -167,7 +169,7 @@ class TrayApp(QObject):
         self.host.shutdown()
         self.link.close()
         self.icon.tray.hide()
-        self.app.quit()
+        self.finished.emit()
 
     # menu -----------------------------------------------------------------------------
     def _connect_menu(self) -> None:
@@ -423,6 +425,7 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
 
     tray = TrayApp(app, config, paths, host, ipc)
+    tray.finished.connect(app.quit, Qt.ConnectionType.QueuedConnection)
     instance.request.connect(lambda req: _on_request(tray, req))
     sys.excepthook = tray.excepthook
     threading.excepthook = lambda a: tray.excepthook(
