@@ -68,12 +68,19 @@ class SingleInstance(QObject):
     def _accept(self) -> None:
         while self.server.hasPendingConnections():
             conn = self.server.nextPendingConnection()
-            conn.readyRead.connect(lambda c=conn: self._read(c))
-            conn.disconnected.connect(conn.deleteLater)
+            conn.readyRead.connect(self._read)
+            conn.disconnected.connect(self._read)
 
-    def _read(self, conn: QLocalSocket) -> None:
+    def _read(self) -> None:
+        conn = self.sender()
+        if not isinstance(conn, QLocalSocket):
+            return
         while conn.canReadLine():
             line = bytes(conn.readLine().data()).decode("utf-8", "replace").strip()
             if line in REQUESTS:
                 log.info("request from another start: %s", line)
                 self.request.emit(line)
+        if conn.state() == QLocalSocket.LocalSocketState.UnconnectedState:
+            conn.readyRead.disconnect(self._read)
+            conn.disconnected.disconnect(self._read)
+            conn.deleteLater()
