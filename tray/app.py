@@ -77,6 +77,7 @@ class TrayApp(QObject):
             host, config, paths, approvals=self.approvals, memory_link=self.link
         )
         self.controller.settings_requested.connect(self.open_settings)
+        self.controller.shown.connect(self._log_overlay)
         self._watch_turns()
         self.nudge = FailureNudge(
             lambda title, text: self.icon.notify(title, text),
@@ -314,6 +315,24 @@ class TrayApp(QObject):
 
         self.controller.runner.turn_event.connect(on_event)
         self.controller.runner.done.connect(lambda _cancelled: self.icon.set_waiting(False))
+
+    def _log_overlay(self) -> None:
+        """A machine-readable record of what the overlay shows (the e2e tests wait on it)."""
+        session = self.host.active()
+        last = session.last_block() if session is not None else None
+        log.info(
+            "overlay context",
+            extra={
+                "event": {
+                    "session": session.id if session is not None else None,
+                    "shell": session.shell if session is not None else None,
+                    "command": last.command if last is not None else None,
+                    "exit_code": last.exit_code if last is not None else None,
+                    "visible": self.controller.window.isVisible(),
+                    "title": self.controller.window.windowTitle(),
+                }
+            },
+        )
 
     # errors -------------------------------------------------------------------------------
     def excepthook(

@@ -1,0 +1,196 @@
+"""End-to-end harness: a private Xvfb with trayer, and the real tray app as a subprocess with JSON logs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TOOLS = ("Xvfb", "xdotool", "trayer", "import")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+
+
+def require_tools() -> None:
+    """Skip without the X tools, except on CI where their absence is a failure."""
+    missing = [t for t in TOOLS if shutil.which(t) is None]
+    if missing:
+        message = f"end-to-end tests need {', '.join(missing)}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def wait_until(check: Callable[[], Any], timeout: float, what: str, step: float = 0.05) -> Any:
+    """Poll `check` until it returns something truthy (subprocess state has no signal to wait on)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(step)
+
+
+def stop(proc: subprocess.Popen[Any] | None, grace: float = 10.0) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+class Desktop:
+    """Xvfb on a free display number (chosen by Xvfb itself) plus trayer as the tray host."""
+
+    def __init__(self) -> None:
+        self.xvfb: subprocess.Popen[bytes] | None = None
+        self.trayer: subprocess.Popen[bytes] | None = None
+        self.display = ""
+
+    def start(self) -> Desktop:
+        read_fd, write_fd = os.pipe()
+        self.xvfb = subprocess.Popen(
+            [
+                "Xvfb",
+                "-displayfd",
+                str(write_fd),
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ],
+            pass_fds=(write_fd,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as pipe:
+            number = pipe.readline().strip().decode()  # Xvfb writes it once it accepts clients
+        if not number:
+            raise AssertionError("Xvfb did not start")
+        self.display = f":{number}"
+        self.trayer = subprocess.Popen(
+            [
+                "trayer",
+                "--edge",
+                "bottom",
+                "--align",
+                "right",
+                "--widthtype",
+                "request",
+                "--height",
+                "32",
+                "--SetDockType",
+                "true",
+            ],
+            env=self.env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(lambda: self.search("--class", "trayer"), 20, "trayer's window")
+        return self
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env["DISPLAY"] = self.display
+        env.update(extra)
+        return env
+
+    def xdotool(self, *args: str) -> str:
+        done = subprocess.run(
+            ["xdotool", *args], env=self.env(), capture_output=True, text=True, timeout=20
+        )
+        return done.stdout.strip()
+
+    def search(self, *args: str) -> list[str]:
+        return self.xdotool("search", *args).split()
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / name
+        subprocess.run(
+            ["import", "-window", "root", str(path)], env=self.env(), check=True, timeout=30
+        )
+        return path
+
+    def close(self) -> None:
+        stop(self.trayer)
+        stop(self.xvfb)
+
+
+class TrayProcess:
+    """`python -m termwise.tray.cli --json-logging`, its stderr collected as parsed JSON lines."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.lines: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self._lock = threading.Lock()
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> TrayProcess:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "termwise.tray.cli", "--json-logging"],
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+        return self
+
+    def _read(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        for line in self.proc.stderr:
+            with self._lock:
+                self.raw.append(line)
+                try:
+                    self.lines.append(json.loads(line))
+                except ValueError:
+                    pass
+
+    def messages(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self.lines)
+
+    def wait_log(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float, what: str, after: int = 0
+    ) -> dict[str, Any]:
+        def found() -> dict[str, Any] | None:
+            for line in self.messages()[after:]:
+                if predicate(line):
+                    return line
+            if self.proc is not None and self.proc.poll() is not None:
+                raise AssertionError(f"the tray exited ({self.proc.returncode}):\n{self.tail()}")
+            return None
+
+        try:
+            return wait_until(found, timeout, what)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nlog tail:\n{self.tail()}") from None
+
+    def mark(self) -> int:
+        return len(self.messages())
+
+    def tail(self, n: int = 40) -> str:
+        with self._lock:
+            return "".join(self.raw[-n:])
+
+    def close(self) -> int | None:
+        stop(self.proc, grace=20)
+        return None if self.proc is None else self.proc.returncode
