@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 from termwise.agent.types import Verdict
 from termwise.overlay.i18n import tr
+from termwise.tray.qt_bridge import emit
 
 CHOICES = ("once", "session", "always", "deny")
 
@@ -61,5 +62,5 @@ class ApprovalDialog(QDialog):
         if self.answer:
             return
         self.answer = choice
-        self.chosen.emit(choice)
+        emit(self.chosen, choice)
         self.hide()

@@ -10,6 +10,7 @@ import logging
 import threading
 
 from PySide6.QtCore import QObject, Qt, Signal
+from termwise.tray.qt_bridge import emit
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class Clipboard(QObject):
         ) as exc:  # no xclip/xsel, no DISPLAY: the overlay says the clipboard is empty
             log.warning("clipboard unreadable: %s", exc)
             text = ""
-        self._read_done.emit(text)
+        emit(self._read_done, text)
 
     def _copy(self, text: str) -> None:
         try:
@@ -54,12 +55,12 @@ class Clipboard(QObject):
 
             pyperclip.copy(text)
         except Exception as exc:
-            self._copy_done.emit(text, str(exc) or type(exc).__name__)
+            emit(self._copy_done, text, str(exc) or type(exc).__name__)
             return
-        self._copy_done.emit(text, "")
+        emit(self._copy_done, text, "")
 
     def _on_copy_done(self, text: str, error: str) -> None:
         if error:
-            self.failed.emit(error)
+            emit(self.failed, error)
         else:
-            self.copied.emit(text)
+            emit(self.copied, text)

@@ -22,7 +22,7 @@ from termwise.overlay.i18n import detect_language, set_language, tr
 from termwise.overlay.overlay_window import OverlayWindow, no_model_notice
 from termwise.overlay.theme import on_os_scheme_change, pick_theme
 from termwise.overlay.view_model import OverlayViewModel
-from termwise.tray.qt_bridge import HostBridge, TurnRunner
+from termwise.tray.qt_bridge import HostBridge, TurnRunner, emit
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class OverlayController(QObject):
     settings_requested = Signal(str)  # the Settings field to focus
     shown = Signal()
     suggestion_shown = Signal(int, str)  # index, command
-    turn_finished = Signal(bool)  # cancelled
+    turn_finished = Signal(object)  # cancelled (bool; object: PySide bool args misbehave)
     command_typed = Signal(str)
     command_run = Signal(str)
     command_copied = Signal(str)
@@ -87,8 +87,8 @@ class OverlayController(QObject):
         w.cancel_requested.connect(self.cancel_and_hide)
         w.retry_requested.connect(self.retry)
         w.switch_session.connect(self.switch_session)
-        w.settings_requested.connect(lambda: self.settings_requested.emit("provider"))
-        w.status.link_activated.connect(lambda: self.settings_requested.emit("provider"))
+        w.settings_requested.connect(lambda: emit(self.settings_requested, "provider"))
+        w.status.link_activated.connect(lambda: emit(self.settings_requested, "provider"))
         self.runner.turn_event.connect(self._on_event)
         self.runner.done.connect(self._on_done)
         self.bridge.block_finished.connect(self._on_block)
@@ -139,7 +139,7 @@ class OverlayController(QObject):
             self.clipboard.read()
         self.window.show_at_cursor()
         log.info("overlay shown (session %s)", self._session_id or "none: clipboard")
-        self.shown.emit()
+        emit(self.shown)
 
     def hide_overlay(self) -> None:
         self.window.hide()
@@ -226,11 +226,11 @@ class OverlayController(QObject):
         self.vm.apply(event)  # type: ignore[arg-type]
         if isinstance(event, SuggestionReady):
             log.info("suggestion shown: %d %s", event.index, event.suggestion.command)
-            self.suggestion_shown.emit(event.index, event.suggestion.command)
+            emit(self.suggestion_shown, event.index, event.suggestion.command)
         elif isinstance(event, Question):
             self._pending_question = event.text
         elif isinstance(event, Finished):
-            self.turn_finished.emit(event.cancelled)
+            emit(self.turn_finished, event.cancelled)
 
     def _on_done(self, cancelled: bool) -> None:
         self.vm.end_turn()
@@ -259,7 +259,7 @@ class OverlayController(QObject):
             return
         session.send_text(picked[0])
         log.info("command typed: %s", picked[0])
-        self.command_typed.emit(picked[0])
+        emit(self.command_typed, picked[0])
         self.hide_overlay()
 
     def run_command(self, index: int) -> None:
@@ -300,17 +300,17 @@ class OverlayController(QObject):
 
         dialog.chosen.connect(answered)
         dialog.open()
-        self.approval_opened.emit(dialog)
+        emit(self.approval_opened, dialog)
 
     def _blocked(self, command: str) -> None:
         self.vm.show_error(tr("Blocked by your approval rules: {command}", command=command))
         log.info("command blocked: %s", command)
-        self.command_blocked.emit(command)
+        emit(self.command_blocked, command)
 
     def _run(self, session: Any, command: str) -> None:
         session.send_text(command, enter=True)
         log.info("command run: %s", command)
-        self.command_run.emit(command)
+        emit(self.command_run, command)
         self.hide_overlay()
 
     def copy_command(self, index: int) -> None:
@@ -322,7 +322,7 @@ class OverlayController(QObject):
     def _on_copied(self, command: str) -> None:
         self.window.set_notice(tr("Copied: {command}", command=command))
         log.info("command copied: %s", command)
-        self.command_copied.emit(command)
+        emit(self.command_copied, command)
 
     def explain_command(self, index: int) -> None:
         """Ctrl+E: the model explains the command; without a model, show what is known."""

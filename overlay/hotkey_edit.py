@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLineEdit, QWidget
+from termwise.tray.qt_bridge import emit
 
 _MODIFIER_KEYS = {
     Qt.Key.Key_Control,
@@ -52,4 +53,4 @@ class HotkeyEdit(QLineEdit):
         text = combo_text(event.key(), mods)
         if text:
             self.setText(text)
-            self.recorded.emit(text)
+            emit(self.recorded, text)

@@ -17,6 +17,7 @@ from termwise.overlay.status_area import StatusArea
 from termwise.overlay.suggestion_list import SuggestionList
 from termwise.overlay.theme import Theme, pick_theme, stylesheet
 from termwise.overlay.view_model import OverlayViewModel
+from termwise.tray.qt_bridge import emit
 
 WINDOW_TITLE = "Termwise"
 WIDTH = 680
@@ -160,33 +161,33 @@ class OverlayWindow(QWidget):
         ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
         selected = self.vm.selected
         if key == Qt.Key.Key_Escape:
-            self.cancel_requested.emit()
+            emit(self.cancel_requested)
         elif key in _ENTER and ctrl:
             if selected >= 0:
-                self.run_requested.emit(selected)
+                emit(self.run_requested, selected)
         elif key in _ENTER:
             text = self.input.text().strip()
             if text or selected < 0 or self.vm.question:
                 self.input.clear()
-                self.submitted.emit(text)
+                emit(self.submitted, text)
             else:
-                self.type_requested.emit(selected)
+                emit(self.type_requested, selected)
         elif key == Qt.Key.Key_Up:
             self.vm.move(-1)
         elif key == Qt.Key.Key_Down:
             self.vm.move(+1)
         elif key == Qt.Key.Key_Tab:
-            self.switch_session.emit(+1)
+            emit(self.switch_session, +1)
         elif key == Qt.Key.Key_Backtab:
-            self.switch_session.emit(-1)
+            emit(self.switch_session, -1)
         elif key == Qt.Key.Key_C and ctrl and not self.input.hasSelectedText():
             if selected >= 0:
-                self.copy_requested.emit(selected)
+                emit(self.copy_requested, selected)
         elif key == Qt.Key.Key_E and ctrl:
             if selected >= 0:
-                self.explain_requested.emit(selected)
+                emit(self.explain_requested, selected)
         elif key == Qt.Key.Key_F2:
-            self.settings_requested.emit()
+            emit(self.settings_requested)
         else:
             return False
         return True

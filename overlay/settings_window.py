@@ -29,6 +29,7 @@ from termwise.agent.llm.providers import PRESETS
 from termwise.agent.paths import Paths
 from termwise.overlay.hotkey_edit import HotkeyEdit
 from termwise.overlay.i18n import detect_language, set_language, tr
+from termwise.tray.qt_bridge import emit
 
 log = logging.getLogger(__name__)
 
@@ -264,7 +265,7 @@ class SettingsWindow(QWidget):
         self._show_key_state()
         self.message.setText(tr("Saved."))
         log.info("settings applied")
-        self.applied.emit(copy.deepcopy(config))
+        emit(self.applied, copy.deepcopy(config))
         return True
 
     def focus_field(self, name: str) -> None:

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 from termwise.overlay.i18n import tr
 from termwise.overlay.view_model import OverlayViewModel
+from termwise.tray.qt_bridge import emit
 
 
 class StatusArea(QWidget):
@@ -41,7 +42,7 @@ class StatusArea(QWidget):
         self.settings_link = QLabel(self)
         self.settings_link.setObjectName("settingsLink")
         self.settings_link.setTextFormat(Qt.TextFormat.RichText)
-        self.settings_link.linkActivated.connect(lambda _href: self.link_activated.emit())
+        self.settings_link.linkActivated.connect(lambda _href: emit(self.link_activated))
         error_row = QHBoxLayout()
         error_row.setContentsMargins(0, 0, 0, 0)
         error_row.addWidget(self.error, 1)

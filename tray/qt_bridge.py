@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from termwise.agent.cancel import CancelToken
@@ -22,6 +24,19 @@ log = logging.getLogger(__name__)
 Job = Callable[[CancelToken], Iterable[object]]
 
 
+def emit(signal: Any, *args: object) -> None:
+    """`signal.emit(*args)`, keeping Python's True/False alive.
+
+    PySide6 6.12's `SignalInstance.emit` returns a bool without taking a reference, so each
+    call from Python drops one reference of True; on Python < 3.12 (bools are not immortal)
+    a few hundred emits crash the process ("bool_dealloc"). Giving the reference back is
+    harmless where the bug is fixed (a leaked reference to True costs nothing).
+    """
+    result = signal.emit(*args)
+    if isinstance(result, bool):
+        ctypes.pythonapi.Py_IncRef(ctypes.py_object(result))
+
+
 class HostBridge(QObject):
     """Re-emits a SessionHost's events (raised on reader threads) as signals on the GUI thread."""
 
@@ -32,11 +47,13 @@ class HostBridge(QObject):
     active_changed = Signal(object)  # Session | None
     _relay = Signal(object)
 
-    def __init__(self, host: object, parent: QObject | None = None) -> None:
+    def __init__(self, host: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
         # Queued: the reader thread only posts; the slot runs on this object's thread.
         self._relay.connect(self._dispatch, Qt.ConnectionType.QueuedConnection)
-        self._unsubscribe: Callable[[], None] | None = host.subscribe(self._relay.emit)  # type: ignore[attr-defined]
+        self._unsubscribe: Callable[[], None] | None = host.subscribe(
+            lambda e: emit(self._relay, e)
+        )
 
     def close(self) -> None:
         """Stop listening to the host (idempotent)."""
@@ -45,15 +62,15 @@ class HostBridge(QObject):
             self._unsubscribe = None
 
     def _dispatch(self, event: HostEvent) -> None:
-        self.host_event.emit(event)
+        emit(self.host_event, event)
         if isinstance(event, SessionStarted):
-            self.session_started.emit(event.session)
+            emit(self.session_started, event.session)
         elif isinstance(event, SessionEnded):
-            self.session_ended.emit(event.session, event.exit_code)
+            emit(self.session_ended, event.session, event.exit_code)
         elif isinstance(event, BlockFinished):
-            self.block_finished.emit(event.session, event.block)
+            emit(self.block_finished, event.session, event.block)
         elif isinstance(event, ActiveChanged):
-            self.active_changed.emit(event.session)
+            emit(self.active_changed, event.session)
 
 
 class TurnRunner(QObject):
@@ -65,9 +82,9 @@ class TurnRunner(QObject):
     """
 
     turn_event = Signal(object)
-    done = Signal(bool)  # cancelled
+    done = Signal(object)  # cancelled (bool; object: queued bool args break refcounts)
     _item = Signal(int, object)
-    _end = Signal(int, bool)
+    _end = Signal(int, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -104,7 +121,7 @@ class TurnRunner(QObject):
             return False
         self._generation += 1  # late items of the cancelled job are dropped
         cancel.cancel()
-        self.done.emit(True)
+        emit(self.done, True)
         return True
 
     def join(self, timeout: float = 5.0) -> bool:
@@ -119,21 +136,21 @@ class TurnRunner(QObject):
         cancelled = False
         try:
             for item in job(cancel):
-                self._item.emit(generation, item)
+                emit(self._item, generation, item)
                 if cancel.cancelled:
                     break
         except Exception as exc:  # the GUI must hear that the job died
             log.exception("background job failed")
-            self._item.emit(generation, Error(f"{type(exc).__name__}: {exc}", retryable=True))
-            self._item.emit(generation, Finished())
+            emit(self._item, generation, Error(f"{type(exc).__name__}: {exc}", retryable=True))
+            emit(self._item, generation, Finished())
         cancelled = cancel.cancelled
-        self._end.emit(generation, cancelled)
+        emit(self._end, generation, cancelled)
 
     def _on_item(self, generation: int, item: object) -> None:
         if generation == self._generation:
-            self.turn_event.emit(item)
+            emit(self.turn_event, item)
 
     def _on_end(self, generation: int, cancelled: bool) -> None:
         if generation == self._generation:
             self._cancel = None
-            self.done.emit(cancelled)
+            emit(self.done, cancelled)
