@@ -8,6 +8,8 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from termwise.overlay.theme import Theme
 from termwise.overlay.view_model import OutputLine
 
+MAX_VISIBLE_LINES = 14
+
 
 def to_html(lines: list[OutputLine], theme: Theme) -> str:
     """Lines as HTML, error lines in the theme's error colour."""
@@ -29,12 +31,16 @@ class OutputView(QTextBrowser):
         self.theme = theme
         self.lines: list[OutputLine] = []
         self.setFocusPolicy(self.focusPolicy().NoFocus)
-        self.setMaximumHeight(220)
+        self.setVerticalScrollBarPolicy(self.verticalScrollBarPolicy().ScrollBarAsNeeded)
 
     def set_lines(self, lines: list[OutputLine]) -> None:
         self.lines = lines
         self.setHtml(to_html(lines, self.theme))
         self.setVisible(bool(lines))
+        # Tall enough for the whole tail (no scrolling for the usual 14 lines), then at its end.
+        line = self.fontMetrics().lineSpacing()
+        frame = 2 * self.frameWidth() + 2 * int(self.document().documentMargin())
+        self.setFixedHeight(min(len(lines), MAX_VISIBLE_LINES) * line + frame + 2)
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
 

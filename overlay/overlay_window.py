@@ -7,7 +7,7 @@ decides what they do (type, run, copy, explain, ask, cancel).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QCursor, QGuiApplication, QKeyEvent
+from PySide6.QtGui import QCursor, QGuiApplication, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 from termwise.overlay.header import HeaderWidget
 from termwise.overlay.i18n import tr
@@ -118,7 +118,14 @@ class OverlayWindow(QWidget):
         elif part == "status":
             self.status.set_state(vm, self.notice)
             self._input_mode()
-        self.adjustSize()
+        self._fit()
+
+    def _fit(self) -> None:
+        """Height follows the content (wrapped labels included) at the fixed width."""
+        layout = self.layout()
+        layout.activate()  # settle hidden/shown children before measuring
+        height = layout.totalHeightForWidth(WIDTH) if layout.hasHeightForWidth() else -1
+        self.resize(WIDTH, height if height > 0 else self.sizeHint().height())
 
     def _input_mode(self) -> None:
         if self.vm.question:
@@ -132,7 +139,7 @@ class OverlayWindow(QWidget):
     def show_at_cursor(self) -> None:
         """Show on the screen under the mouse, horizontally centred, in its upper third."""
         screen = QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
-        self.adjustSize()
+        self._fit()
         if screen is not None:
             area = screen.availableGeometry()
             x = area.x() + (area.width() - self.width()) // 2
@@ -142,6 +149,10 @@ class OverlayWindow(QWidget):
         self.raise_()
         self.activateWindow()
         self.input.setFocus()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self._fit()
+        super().showEvent(event)
 
     # keys ----------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

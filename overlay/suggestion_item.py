@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from termwise.overlay.i18n import tr
 from termwise.overlay.view_model import SuggestionRow
 
@@ -14,11 +14,13 @@ RISK_TEXT = {
 }
 
 
-class SuggestionItem(QWidget):
+class SuggestionItem(QFrame):
     """The widget shown for one row of the suggestion list."""
 
     def __init__(self, row: SuggestionRow, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName("suggestion")
+        self.setProperty("selected", False)
         self.command = QLabel(self)
         self.command.setObjectName("command")
         self.command.setWordWrap(True)
@@ -32,6 +34,7 @@ class SuggestionItem(QWidget):
         self.caveats.setWordWrap(True)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
+        top.setSpacing(8)
         top.addWidget(self.command, 1)
         top.addWidget(self.source)
         top.addWidget(self.badge)
@@ -42,6 +45,13 @@ class SuggestionItem(QWidget):
         layout.addWidget(self.explanation)
         layout.addWidget(self.caveats)
         self.set_row(row)
+
+    def set_selected(self, selected: bool) -> None:
+        """Draw the row as chosen (style sheet: #suggestion[selected="true"])."""
+        if self.property("selected") != selected:
+            self.setProperty("selected", selected)
+            self.style().unpolish(self)
+            self.style().polish(self)
 
     def set_row(self, row: SuggestionRow) -> None:
         s = row.suggestion

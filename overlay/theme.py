@@ -100,9 +100,8 @@ QLabel {{ color: {t.text}; }}
   border-radius: 6px; font-family: monospace; }}
 QLineEdit {{ background: {t.surface}; color: {t.text}; border: 1px solid {t.border};
   border-radius: 6px; padding: 4px 6px; }}
-QListWidget {{ background: transparent; border: none; color: {t.text}; }}
-QListWidget::item:selected {{ background: {t.surface}; border: 1px solid {t.accent};
-  border-radius: 6px; }}
+#suggestion {{ background: transparent; border: 1px solid transparent; border-radius: 6px; }}
+#suggestion[selected="true"] {{ background: {t.surface}; border: 1px solid {t.accent}; }}
 #command {{ font-family: monospace; font-weight: 600; color: {t.text}; }}
 #badge_safe {{ color: {t.safe}; border: 1px solid {t.safe}; border-radius: 4px; padding: 0 4px; }}
 #badge_confirm {{ color: {t.confirm}; border: 1px solid {t.confirm}; border-radius: 4px;
