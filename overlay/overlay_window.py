@@ -123,6 +123,8 @@ class OverlayWindow(QWidget):
     def _fit(self) -> None:
         """Height follows the content (wrapped labels included) at the fixed width."""
         layout = self.layout()
+        if layout is None:
+            return
         layout.activate()  # settle hidden/shown children before measuring
         height = layout.totalHeightForWidth(WIDTH) if layout.hasHeightForWidth() else -1
         self.resize(WIDTH, height if height > 0 else self.sizeHint().height())
