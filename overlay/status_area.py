@@ -58,7 +58,7 @@ class StatusArea(QWidget):
 
     def set_state(self, vm: OverlayViewModel, notice: str) -> None:
         self.spinner.setVisible(vm.busy)
-        self.status.setText(vm.status)
+        self.status.setText(tr(vm.status))  # the agent's fixed status lines are in the catalogue
         self.status.setVisible(bool(vm.status))
         self.question.setText(tr("Question: {text}", text=vm.question) if vm.question else "")
         self.question.setVisible(bool(vm.question))
