@@ -71,6 +71,7 @@ class OverlayController(QObject):
         self._session_id: str | None = None
         self._last_question = ""
         self._pending_question = ""
+        self._shown_for: tuple[str, int] | None = None  # (session, last block) the rows are for
         self._connect()
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
@@ -129,8 +130,12 @@ class OverlayController(QObject):
     # showing ----------------------------------------------------------------------
     def show_overlay(self) -> None:
         """Show the active session's last block (or the clipboard) under the mouse."""
-        self._pending_question = ""
         session = self.host.active()
+        last = session.last_block() if session is not None else None
+        key = (session.id, last.index if last is not None else -1) if session is not None else None
+        if key != self._shown_for or key is None:
+            self._forget_turn()  # suggestions were for another command
+        self._shown_for = key
         if session is not None:
             self._show_session(session)
         else:
@@ -140,6 +145,12 @@ class OverlayController(QObject):
         self.window.show_at_cursor()
         log.info("overlay shown (session %s)", self._session_id or "none: clipboard")
         emit(self.shown)
+
+    def _forget_turn(self) -> None:
+        self.runner.cancel()
+        self._pending_question = ""
+        self.vm.begin_turn()
+        self.vm.end_turn()
 
     def hide_overlay(self) -> None:
         self.window.hide()
@@ -171,9 +182,9 @@ class OverlayController(QObject):
         at = ids.index(self._session_id) if self._session_id in ids else -1
         target = alive[(at + delta) % len(alive)]
         self.host.set_active(target.id)
-        self.runner.cancel()
-        self.vm.begin_turn()
-        self.vm.end_turn()
+        self._forget_turn()
+        last = target.last_block()
+        self._shown_for = (target.id, last.index if last is not None else -1)
         self._show_session(target)
 
     def _on_block(self, session: Any, _block: Any) -> None:

@@ -137,3 +137,38 @@ def test_log_lines_and_placement_under_the_mouse(
     assert "command typed: ls -la" in messages
     screen = QGuiApplication.primaryScreen().availableGeometry()
     assert screen.contains(controller.window.geometry().topLeft())
+
+
+def test_reshowing_keeps_suggestions_until_a_new_command_finishes(
+    qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
+) -> None:
+    """Hiding and showing again keeps the suggestions; after another command they are gone."""
+    session = host.create("bash", cwd=str(tmp_path))
+    finished_block(session, "git psuh")
+    controller = make_controller(client_factory=no_model)
+    controller.show_overlay()
+    _enter(qtbot, controller)
+    rows = [r.command for r in controller.vm.rows]
+    assert rows
+    qtbot.keyClick(controller.window.input, Qt.Key.Key_Escape)
+    controller.show_overlay()
+    assert [r.command for r in controller.vm.rows] == rows
+    controller.hide_overlay()
+    finished_block(session, "echo later")
+    controller.show_overlay()
+    assert controller.vm.rows == [] and not controller.window.suggestions.isVisible()
+    assert "echo later" in controller.window.header.detail.text()
+
+
+def test_a_block_finishing_while_shown_updates_the_overlay(
+    qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
+) -> None:
+    """A command that ends while the overlay is up replaces the shown block at once."""
+    session = host.create("bash", cwd=str(tmp_path))
+    finished_block(session, "echo first")
+    controller = make_controller(client_factory=no_model)
+    controller.show_overlay()
+    session.send_text("echo live-update", enter=True)
+    detail = controller.window.header.detail
+    qtbot.waitUntil(lambda: "echo live-update" in detail.text(), timeout=15000)
+    assert "live-update" in controller.window.output.toPlainText()
