@@ -310,3 +310,15 @@ def test_config_problems_name_file_and_line(paths: Paths) -> None:
     assert config == Config()
     assert any(f"{paths.config_file}:2" in p for p in problems)
     assert any("kept as" in p for p in problems)
+
+
+def test_showing_the_overlay_many_times_keeps_python_alive(qtbot, tray: TrayApp) -> None:
+    """Hundreds of hotkey presses must not eat references to None (PySide6 6.12.0 did, and the tray crashed)."""
+    controller = tray.controller
+    controller.show_overlay()
+    controller.hide_overlay()
+    before = sys.getrefcount(None)
+    for _ in range(200):
+        controller.show_overlay()
+        controller.hide_overlay()
+    assert sys.getrefcount(None) >= before - 100  # was about -11 per press: -2200
