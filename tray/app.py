@@ -142,10 +142,15 @@ class TrayApp(QObject):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             _tr("Quit Termwise"),
-            _tr("{count} shell(s) are still running. Quitting ends them.", count=running),
+            _tr("1 shell is still running. Quitting Termwise ends it.")
+            if running == 1
+            else _tr(
+                "{count} shells are still running. Quitting Termwise ends them.", count=running
+            ),
             QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel,
         )
         box.button(QMessageBox.StandardButton.Ok).setText(_tr("Quit"))
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.setWindowIcon(load_icon("termwise.svg"))
         box.finished.connect(lambda result: self._quit_answered(result))
         self.quit_box = box

@@ -144,3 +144,32 @@ def test_second_start_forwards_to_the_running_tray(
     )
     tray.wait_log(lambda e: e.get("message") == "overlay context", 20, "overlay", after=mark)
     desktop.xdotool("key", "Escape")
+
+
+def test_quit_from_the_menu_asks_and_ends_the_shells(
+    desktop: Desktop, tray: TrayProcess, tray_paths: Paths
+) -> None:
+    """Quit in the tray menu asks first (naming the running shells), then ends them and the tray."""
+    client = HostClient(tray_paths)
+    running = [s for s in client.sessions() if s.get("alive", True)]
+    assert running, "the earlier test left a session running"
+    ready = tray.wait_log(lambda e: e.get("message") == "tray ready", 5, "tray ready")
+    x, y, w, h = ready["event"]["geometry"]
+    mark = tray.mark()
+    desktop.xdotool("mousemove", str(x + w // 2), str(y + h // 2), "click", "3")
+    tray.wait_log(lambda e: e.get("message") == "menu shown", 20, "menu shown", after=mark)
+    desktop.xdotool("key", "Up", "Return")  # the last item: Quit
+    box = wait_until(
+        lambda: desktop.search("--onlyvisible", "--name", "^Quit Termwise$"),
+        20,
+        "the quit question",
+    )
+    desktop.screenshot("quit-question.png")
+    desktop.xdotool("windowfocus", "--sync", box[0])
+    desktop.xdotool("key", "Tab", "Return")  # from the default Cancel over to Quit
+    assert tray.proc is not None
+    assert tray.proc.wait(30) == 0
+    ended = tray.wait_log(
+        lambda e: str(e.get("message", "")).startswith("quitting:"), 5, "quitting", after=mark
+    )
+    assert f"{len(running)} session(s) end" in ended["message"]

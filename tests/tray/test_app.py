@@ -120,7 +120,7 @@ def test_quit_asks_then_ends_every_shell(qtbot, tray: TrayApp) -> None:
     tray.request_quit()
     box = tray.quit_box
     assert box is not None and box.isVisible()
-    assert "2 shell(s) are still running. Quitting ends them." in box.text()
+    assert "2 shells are still running. Quitting Termwise ends them." in box.text()
     with qtbot.waitSignal(tray.finished, timeout=20000):
         box.button(QMessageBox.StandardButton.Ok).click()
     assert not any(s.alive for s in tray.host.list())
@@ -322,3 +322,32 @@ def test_showing_the_overlay_many_times_keeps_python_alive(qtbot, tray: TrayApp)
         controller.show_overlay()
         controller.hide_overlay()
     assert sys.getrefcount(None) >= before - 100  # was about -11 per press: -2200
+
+
+def test_icon_shows_waiting_while_the_model_thinks(
+    qtbot, qapp: QApplication, paths: Paths, llm_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the overlay waits for the model the tray icon says so; the answer brings it back."""
+    monkeypatch.setenv("TERMWISE_BASE_URL", llm_server.base_url)
+    monkeypatch.setenv("TERMWISE_MODEL", "test")
+    monkeypatch.setenv("TERMWISE_API_KEY", "x")
+    llm_server.reply('{"command": "echo hi", "explanation": "greets"}\n', delay=1.5)
+    config = _config_no_hotkey()
+    host = SessionHost(config, paths, termination=FAST_END, foreground=None)
+    ipc = IpcServer(host, paths)
+    ipc.start()
+    app = TrayApp(qapp, config, paths, host, ipc)
+    try:
+        session = host.create("bash")
+        _run(session, "ls /nonexistent-wait")
+        host.set_active(session.id)
+        app.controller.show_overlay()
+        app.controller.submit("")
+        qtbot.waitUntil(lambda: app.icon.state == "waiting", timeout=10000)
+        assert "asking the model" in app.icon.tray.toolTip()
+        with qtbot.waitSignal(app.controller.suggestion_shown, timeout=20000):
+            pass
+        qtbot.waitUntil(lambda: app.icon.state != "waiting", timeout=10000)
+    finally:
+        app.controller.hide_overlay()
+        app.quit_now()
