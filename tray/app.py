@@ -368,7 +368,7 @@ def _safe_client(make_client: Any, config: Config) -> Any:
 
 def _apply_theme(app: QApplication, config: Config) -> None:
     try:
-        from termwise.overlay.theme import apply_theme  # type: ignore[attr-defined]
+        from termwise.overlay.theme import apply_theme
     except ImportError:
         return
     apply_theme(app, config)
@@ -448,6 +448,7 @@ def main(args: argparse.Namespace) -> int:
         print(message, file=sys.stderr)
         return EXIT_FAILURE
 
+    _apply_theme(app, config)
     tray = TrayApp(app, config, paths, host, ipc)
     tray.finished.connect(app.quit, Qt.ConnectionType.QueuedConnection)
     instance.request.connect(lambda req: _on_request(tray, req))
