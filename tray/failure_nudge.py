@@ -23,7 +23,11 @@ def nudge_text(command: str, hotkey: str) -> str:
     shown = " ".join(command.split())
     if len(shown) > MAX_SHOWN:
         shown = shown[: MAX_SHOWN - 1] + "…"
-    return f"`{shown}` failed — press {describe(hotkey)} for a fix"
+    from termwise.overlay.i18n import tr
+
+    return tr(
+        "`{command}` failed — press {hotkey} for a fix", command=shown, hotkey=describe(hotkey)
+    )
 
 
 class FailureNudge(QObject):

@@ -67,7 +67,8 @@ class TrayIcon(QObject):
 
     def _render(self, detail: str = "") -> None:
         self.tray.setIcon(self.icons[self.state])
-        tip = {"idle": "", "failed": " — a command failed", "waiting": " — asking the model…"}
-        self.tray.setToolTip(
-            self.tooltip_base + tip[self.state] + (f"\n{detail}" if detail else "")
-        )
+        from termwise.overlay.i18n import tr
+
+        tip = {"idle": "", "failed": tr("a command failed"), "waiting": tr("asking the model…")}
+        text = self.tooltip_base + (f" — {tip[self.state]}" if tip[self.state] else "")
+        self.tray.setToolTip(text + (f"\n{detail}" if detail else ""))

@@ -351,3 +351,15 @@ def test_icon_shows_waiting_while_the_model_thinks(
     finally:
         app.controller.hide_overlay()
         app.quit_now()
+
+
+def test_language_switch_reaches_the_tray_menu(tray: TrayApp) -> None:
+    """Choosing 简体中文 in Settings retranslates the tray menu at once."""
+    config = _config_no_hotkey(language="zh_CN")
+    try:
+        tray.apply_config(config)
+        titles = [a.text() for a in tray.menu.menu.actions() if not a.isSeparator()]
+        assert titles[0] == "会话" and titles[-1] == "退出"
+    finally:
+        tray.apply_config(_config_no_hotkey(language="en"))
+    assert tray.menu.quit_action.text() == "Quit"
