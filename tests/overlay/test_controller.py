@@ -265,3 +265,39 @@ def test_language_switch_to_chinese_changes_visible_texts(
     chinese = controller.window.hints.text()
     assert chinese != english and "复制" in chinese
     assert "模型" in controller.window.status.notice.text()
+
+
+def test_always_is_remembered_and_closing_the_dialog_runs_nothing(
+    qtbot: Any, host: Any, make_controller: Any, model_env: Any, paths: Any, tmp_path: Path
+) -> None:
+    """Closing the dialog runs and stores nothing; "Always allow" is saved and not asked again."""
+    from termwise.agent.approvals import ApprovalStore
+
+    (tmp_path / "build-cache").mkdir()
+    session, _ = _failed_session(host, tmp_path)
+    model_env.responder = _model
+    controller = make_controller()
+    _ask_fix(qtbot, controller)
+    index = _select(controller, "rm -rf ./build-cache")
+    with qtbot.waitSignal(controller.approval_opened) as opened:
+        controller.run_command(index)
+    opened.args[0].reject()  # Esc / the window's close button
+    assert controller.dialog is None and (tmp_path / "build-cache").exists()
+    assert ApprovalStore(paths.approvals_file).entries() == []
+
+    with qtbot.waitSignal(controller.approval_opened) as opened:
+        controller.run_command(index)
+    with qtbot.waitSignal(controller.command_run):
+        qtbot.mouseClick(opened.args[0].buttons["always"], Qt.MouseButton.LeftButton)
+    wait_for(lambda: not (tmp_path / "build-cache").exists())
+    saved = ApprovalStore(paths.approvals_file)  # a fresh reader of the file
+    assert saved.decide("rm -rf ./build-cache", "bash", "dangerous") == "allow"
+
+    (tmp_path / "build-cache").mkdir()
+    asked: list[object] = []
+    controller.approval_opened.connect(asked.append)
+    with qtbot.waitSignal(controller.command_run):
+        controller.run_command(index)
+    assert not asked
+    wait_for(lambda: not (tmp_path / "build-cache").exists())
+    assert session.alive
