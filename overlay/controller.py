@@ -71,6 +71,7 @@ class OverlayController(QObject):
         self._session_id: str | None = None
         self._last_question = ""
         self._pending_question = ""
+        self._problem = ""  # the model settings' problem, shown until fixed
         self._shown_for: tuple[str, int] | None = None  # (session, last block) the rows are for
         self._connect()
         app = QGuiApplication.instance()
@@ -119,7 +120,10 @@ class OverlayController(QObject):
         if self.config.ui.theme not in ("light", "dark"):
             self.window.apply_theme(pick_theme(self.config.ui.theme))
 
-    def _update_notice(self, problem: str = "") -> None:
+    def _update_notice(self, problem: str | None = None) -> None:
+        if problem is None:
+            problem = self._problem
+        self._problem = problem
         if problem:
             self.window.set_notice(tr("Model settings problem: {error}", error=problem))
         elif self.client is None:
@@ -142,6 +146,7 @@ class OverlayController(QObject):
             self._session_id = None
             self.vm.show_clipboard(SessionContext(clipboard_text=""))
             self.clipboard.read()
+        self._update_notice()  # drop an old "Copied: …"
         self.window.show_at_cursor()
         log.info("overlay shown (session %s)", self._session_id or "none: clipboard")
         emit(self.shown)

@@ -102,6 +102,7 @@ class OverlayViewModel:
     explanation: str = ""
     model_available: bool = True
     listeners: list[Listener] = field(default_factory=list)
+    _status_stale: bool = False
 
     def _changed(self, part: str) -> None:
         for listener in list(self.listeners):
@@ -148,11 +149,16 @@ class OverlayViewModel:
         self.question = ""
         self.error = ""
         self.explanation = ""
+        self._status_stale = False
         self._changed("suggestions")
         self._changed("status")
 
     def apply(self, event: Event) -> None:
         """Render one turn event."""
+        if isinstance(event, Status):
+            self._status_stale = False
+        elif not isinstance(event, Finished):
+            self._status_stale = True  # progress ("asking the model…") was overtaken by results
         if isinstance(event, SuggestionReady):
             row = SuggestionRow(event.suggestion, event.suggestion.verdict)
             if event.index < len(self.rows):
@@ -178,7 +184,7 @@ class OverlayViewModel:
             self._changed("status")
         elif isinstance(event, Finished):
             self.busy = False
-            if event.cancelled:
+            if event.cancelled or self._status_stale:
                 self.status = ""
             self._changed("status")
 

@@ -103,7 +103,6 @@ def render(theme: Theme, language: str) -> OverlayWindow:
         vm.apply(SuggestionReady(i, _localized(suggestion, language)))
         vm.apply(VerdictReady(i, verdict))
     vm.apply(Finished())
-    vm.status = ""
     vm.select(2)
     window.set_notice("")
     window.retranslate()
