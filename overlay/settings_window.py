@@ -178,6 +178,7 @@ class SettingsWindow(QWidget):
         """Fill the fields from `config`."""
         provider = config.providers[0] if config.providers else ProviderConfig()
         self.preset.setCurrentIndex(max(0, self.preset.findData(provider.preset)))
+        self._preset_changed()
         self.base_url.setText(provider.base_url)
         self.default_model.setText(provider.default_model)
         for task in TASKS:
@@ -210,9 +211,10 @@ class SettingsWindow(QWidget):
             self.api_key.setPlaceholderText(tr("Paste the key; it goes to the system keyring"))
 
     def _preset_changed(self) -> None:
+        # The preset's endpoint and model show as hints; empty fields mean "use the preset's".
         preset = PRESETS.get(str(self.preset.currentData()))
-        if preset is not None and not self.base_url.text().strip():
-            self.base_url.setPlaceholderText(preset.base_url)
+        self.base_url.setPlaceholderText(preset.base_url if preset else "")
+        self.default_model.setPlaceholderText(preset.default_model if preset else "")
 
     def collect(self) -> Config:
         """A new Config from the fields (the API key is not part of it)."""

@@ -88,3 +88,14 @@ def test_language_switch_to_chinese_changes_the_window_texts(qtbot: Any, paths: 
     assert current_language() == "zh_CN"
     assert w.apply_button.text() == "应用"
     assert w.windowTitle() == "Termwise 设置"
+
+
+def test_choosing_a_preset_shows_its_endpoint_and_model(qtbot: Any, paths: Paths) -> None:
+    """Picking the DeepSeek preset hints its URL and model; empty fields keep the preset's."""
+    w = _window(qtbot, paths)
+    w.preset.setCurrentIndex(w.preset.findData("deepseek"))
+    assert w.base_url.placeholderText() == "https://api.deepseek.com/v1"
+    assert w.default_model.placeholderText() == "deepseek-chat"
+    w.apply()
+    written = load_config(paths.config_file).config
+    assert written.providers[0].preset == "deepseek" and written.providers[0].base_url == ""
