@@ -363,3 +363,33 @@ def test_language_switch_reaches_the_tray_menu(tray: TrayApp) -> None:
     finally:
         tray.apply_config(_config_no_hotkey(language="en"))
     assert tray.menu.quit_action.text() == "Quit"
+
+
+def test_ctrl_c_is_not_a_failure(qtbot, tray: TrayApp) -> None:
+    """A command the user interrupted (exit 130) does not nudge; a real failure after it does."""
+    session = tray.host.create("bash")
+    nudges: list[str] = []
+    tray.nudge.failed.connect(lambda _sid, text: nudges.append(text))
+    session.send_text("sleep 30", enter=True)
+    qtbot.waitUntil(lambda: _has_child(session.pid, "sleep"), timeout=10000)
+    last = session.last_block()
+    session.write(b"\x03")
+    block = session.wait_for_block(last.index if last else -1, 20)
+    assert block is not None and block.exit_code == 130
+    with qtbot.waitSignal(tray.nudge.failed, timeout=20000):
+        _run(session, "false")
+    assert nudges == ["`false` failed — press Ctrl+Alt+Space for a fix"]
+
+
+def _has_child(pid: int, name: str) -> bool:
+    """Whether process `pid` has a child called `name` (the command really started)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)
+            comm = fields[0].split("(", 1)[1]
+            ppid = int(fields[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and comm == name:
+            return True
+    return False
