@@ -15,7 +15,7 @@ from termwise.agent.errors import AgentError
 from termwise.agent.events import Finished, Question, SuggestionReady
 from termwise.agent.llm.factory import make_client
 from termwise.agent.paths import Paths
-from termwise.agent.types import SessionContext, Verdict
+from termwise.agent.types import Block, SessionContext, Verdict
 from termwise.overlay.approval_dialog import ApprovalDialog
 from termwise.overlay.clipboard import Clipboard
 from termwise.overlay.i18n import detect_language, set_language, tr
@@ -165,7 +165,7 @@ class OverlayController(QObject):
         ids = [s.id for s in alive]
         position = ids.index(session.id) + 1 if session.id in ids else 0
         self._session_id = session.id
-        self.vm.show_session(session.context(), position=position, count=len(alive))
+        self.vm.show_session(_view_context(session), position=position, count=len(alive))
 
     def _sessions(self) -> list[Any]:
         return [s for s in self.host.list() if s.alive]
@@ -380,3 +380,28 @@ class OverlayController(QObject):
         """Stop listening and cancel what runs (the tray calls this on quit)."""
         self.runner.cancel()
         self.bridge.close()
+
+
+VIEW_TAIL_BYTES = 64 * 1024  # far more than the lines shown; keeps huge outputs off the hot path
+
+
+def _view_context(session: Any) -> SessionContext:
+    """What the overlay shows on the hotkey: the last block only, its output's tail cleaned.
+
+    The full context (five blocks, whole outputs) is built only when a request is sent.
+    """
+    from termwise.tray.stream import clean_text
+
+    last = session.last_block()
+    blocks = []
+    if last is not None:
+        output = clean_text(bytes(last.output[-VIEW_TAIL_BYTES:]))
+        blocks.append(Block(last.command, output, last.exit_code, last.cwd))
+    marks = getattr(session, "has_marks", True)
+    return SessionContext(
+        blocks=blocks,
+        shell=session.shell,
+        cwd=session.cwd,
+        session_id=session.id,
+        screen_text="" if marks or last is not None else session.screen_text(),
+    )

@@ -172,3 +172,17 @@ def test_a_block_finishing_while_shown_updates_the_overlay(
     detail = controller.window.header.detail
     qtbot.waitUntil(lambda: "echo live-update" in detail.text(), timeout=15000)
     assert "live-update" in controller.window.output.toPlainText()
+
+
+def test_a_huge_output_shows_its_last_lines(
+    qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
+) -> None:
+    """After megabytes of output the overlay shows the real end of it."""
+    session = host.create("bash", cwd=str(tmp_path))
+    block = finished_block(session, "seq 1 300000", timeout=60)
+    assert len(block.output) > 4 * 64 * 1024  # more than the overlay cleans
+    controller = make_controller(client_factory=no_model)
+    controller.show_overlay()
+    shown = controller.window.output.toPlainText().split()
+    assert shown[-1] == "300000" and shown[-2] == "299999"
+    assert "seq 1 300000" in controller.window.header.detail.text()
