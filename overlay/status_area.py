@@ -73,3 +73,6 @@ class StatusArea(QWidget):
             f'<a href="settings">{html.escape(tr("Open Settings (F2)"))}</a>'
         )
         self.settings_link.setVisible(not vm.model_available)
+        # An empty area would still cost the overlay its layout spacing.
+        parts = (vm.busy, vm.status, vm.question, vm.explanation, vm.error, notice)
+        self.setVisible(any(parts) or not vm.model_available)
