@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from termwise.agent.config_schema import Config
 from termwise.overlay.approval_dialog import ApprovalDialog
+from termwise.tray.qt_bridge import emit
 
 from tests.overlay.conftest import finished_block, need_display, no_model, wait_for
 from tests.support.llm_server import Reply
@@ -215,6 +216,9 @@ def test_without_a_model_the_overlay_says_so_and_f2_opens_settings(
     with qtbot.waitSignal(controller.settings_requested) as asked:
         qtbot.keyClick(controller.window.input, Qt.Key.Key_F2)
     assert asked.args == ["provider"]
+    with qtbot.waitSignal(controller.settings_requested) as linked:
+        emit(status.settings_link.linkActivated, "settings")  # what a click on the link sends
+    assert linked.args == ["provider"]
 
 
 def test_without_a_session_the_clipboard_is_the_context(qtbot: Any, make_controller: Any) -> None:
