@@ -26,7 +26,7 @@ CLIPBOARD_CHARS = 2000
 
 # Lines a user would read as "this is what went wrong".
 _ERROR_LINE = re.compile(
-    r"error|fail|fatal|denied|not found|no such|cannot|can't|could not|exception|"
+    r"error|\berr\b|fail|fatal|denied|not found|no such|cannot|can't|could not|exception|"
     r"traceback|panic|refused|invalid|unknown|missing|unable to",
     re.IGNORECASE,
 )

@@ -72,3 +72,9 @@ def test_clipboard_context_has_no_failure() -> None:
     vm.show_clipboard(SessionContext(clipboard_text="Traceback (most recent call last):"))
     assert vm.header.source == "clipboard" and not vm.last_failed
     assert vm.output[0].error
+
+
+def test_npm_err_lines_are_highlighted() -> None:
+    """npm writes its failures as `npm ERR! …`; those lines are errors to the eye too."""
+    assert is_error_line("npm ERR! code ELIFECYCLE")
+    assert not is_error_line("added 12 packages in 3s")
