@@ -49,6 +49,7 @@ SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "wsl")
 COL_STEP, COL_WHAT, COL_RISK, COL_STATUS = range(4)
 FINAL = ("done", "failed", "skipped", "stopped")
 NO_MODEL = "a model is needed for the plan; add one in Settings"
+CLOSE_WAIT = 5.0  # seconds closing the window waits for a stopped worker
 RISK_COLOURS = {"confirm": "#b7791f", "dangerous": "#c53030"}  # readable on light and dark
 
 
@@ -94,7 +95,8 @@ class DeployWindow(QWidget):
         self._worker: threading.Thread | None = None
         self._stop_requested = False
 
-        self.bridge = DeployBridge(self)
+        # No parent: a worker still holding the bridge must never emit on a deleted object.
+        self.bridge = DeployBridge()
         queued = Qt.ConnectionType.QueuedConnection
         self.bridge.repository.connect(self._on_repository, queued)
         self.bridge.step.connect(self._on_step, queued)
@@ -405,9 +407,17 @@ class DeployWindow(QWidget):
             self.approval_dialog.choose("deny")
         self._say(tr("Stopping…"))
 
+    def wait_idle(self, timeout: float = CLOSE_WAIT) -> bool:
+        """Wait for the worker thread to end (True when none runs any more)."""
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
+        return worker is None or not worker.is_alive()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.mode != "idle":
             self.stop()
+            self.wait_idle()  # stop() frees a waiting worker; a command gets Ctrl+C
         super().closeEvent(event)
 
 

@@ -161,3 +161,19 @@ def test_pause_resume_and_stop(
     assert w.outcome.startswith("stopped")
     assert w.step_statuses()[0] == "done" and w.step_statuses()[2] == "pending"
     assert w.plan_button.isEnabled()
+
+
+def test_closing_the_window_stops_a_run(
+    qtbot: QtBot, llm_server: LlmServer, tmp_path: Path, host: SessionHost
+) -> None:
+    """Closing mid-run stops the runner, presses Ctrl+C on the command and ends the worker."""
+    llm_server.reply('{"title": "Long", "commands": ["sleep 30"]}\n')
+    w = window(qtbot, llm_server, host)
+    w.target.setText(str(project(tmp_path)))
+    w.start_plan()
+    qtbot.waitUntil(lambda: w.plan is not None, timeout=15000)
+    w.start_run()
+    qtbot.waitUntil(lambda: w.step_statuses() == ["running"], timeout=15000)
+    w.close()
+    assert w.wait_idle(0.1), "the worker ended with the window"
+    assert w.runner is not None and w.runner.outcome.startswith("stopped")
