@@ -22,6 +22,9 @@ def termwise_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     user_home.mkdir()
     monkeypatch.setenv("HOME", str(user_home))
     monkeypatch.delenv("ZDOTDIR", raising=False)
+    # A `termwise shell` with no host running starts a headless host in tests, not the
+    # tray (pytest-xvfb gives every test a DISPLAY); tests of the tray start it themselves.
+    monkeypatch.setenv("TERMWISE_HOST", "serve")
     for name in ("TERMWISE_BASE_URL", "TERMWISE_MODEL", "TERMWISE_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     return home

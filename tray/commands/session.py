@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 SHELL_CHOICES = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
 BLOCK_KEYS = ("command", "exit_code", "cwd", "output", "started", "ended")
 HOST_START_TIMEOUT = 15.0
+HOST_MODE_ENV = "TERMWISE_HOST"  # serve | tray | auto (default): what `termwise shell` starts
 HOST_OUTPUT_FILE = "serve.out"
 CLIENT_ENV_KEYS = ("TERM", "COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "TERM_PROGRAM")
 
@@ -159,8 +161,28 @@ def _wait_for_stop_signal() -> int:
 
 
 # shell / attach ----------------------------------------------------------------------------
+def desktop_available(env: Mapping[str, str]) -> bool:
+    """Whether a tray can be shown: always on Windows and macOS, with X11 or Wayland elsewhere."""
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+def host_argv(env: Mapping[str, str]) -> list[str]:
+    """What to start when no host answers: the tray on a desktop, `termwise serve` elsewhere.
+
+    Starting the tray (not a headless host) keeps a later `termwise` from finding the
+    sessions owned by another process. `TERMWISE_HOST=serve|tray` overrides the guess.
+    """
+    from termwise.tray.selfcmd import self_argv
+
+    mode = env.get(HOST_MODE_ENV, "auto").strip().lower()
+    tray = mode == "tray" or (mode not in ("serve", "tray") and desktop_available(env))
+    return self_argv() if tray else [*self_argv(), "serve"]
+
+
 def ensure_host(paths: Paths, timeout: float = HOST_START_TIMEOUT) -> HostClient:
-    """A client of the running host, starting `termwise serve` (detached) if none answers."""
+    """A client of the running host, starting the tray or `termwise serve` (detached) if none answers."""
     import subprocess
 
     from termwise.tray.errors import HostUnavailable
@@ -174,9 +196,7 @@ def ensure_host(paths: Paths, timeout: float = HOST_START_TIMEOUT) -> HostClient
         pass
     paths.ensure()
     out_path = paths.log_dir / HOST_OUTPUT_FILE
-    argv = [sys.executable, "serve"] if getattr(sys, "frozen", False) else [
-        sys.executable, "-m", "termwise.tray.cli", "serve",
-    ]  # fmt: skip
+    argv = host_argv(os.environ)
     # Outlives this terminal and its signals; on Windows without a console window.
     options = helper_popen_options()
     with open(out_path, "ab") as out:
