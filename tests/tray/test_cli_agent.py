@@ -280,3 +280,16 @@ def test_fix_offline_with_nothing_to_fix_says_so(serve: ServeProcess, tmp_path: 
     result = termwise("fix", "--offline", "--session", sid, env=offline_env())
     assert result.returncode == 1
     assert result.stdout == "" and "no suggestions from the offline rules" in result.stderr
+
+
+def test_set_key_stores_the_github_token_the_deploy_reader_uses(termwise_home: Path) -> None:
+    """`config set-key github` keeps the token in the keyring, where `termwise deploy` finds it."""
+    env = offline_env(PYTHON_KEYRING_BACKEND="tests.support.file_keyring.FileKeyring")
+    stored = termwise("config", "set-key", "github", input="ghp_" + "a" * 36 + "\n", env=env)
+    assert stored.returncode == 0, stored.stderr
+    probe = "from termwise.agent.deploy.sources import github_token; print(github_token({}))"
+    import subprocess
+    import sys
+
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert found.stdout.strip() == "ghp_" + "a" * 36, found.stderr

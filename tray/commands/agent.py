@@ -399,6 +399,10 @@ def cmd_config_set_key(args: argparse.Namespace) -> int:
         known[p.name] = p.key_env
     for name, preset in PRESETS.items():
         known.setdefault(name, preset.key_env)
+    # Not model providers, but secrets kept the same way: the deploy reader's GitHub
+    # token and the email skill's SMTP password.
+    known.setdefault("github", "GITHUB_TOKEN")
+    known.setdefault("smtp", "")
     if args.provider not in known:
         raise AgentError(f"unknown provider {args.provider!r}; known: {', '.join(sorted(known))}")
     if sys.stdin.isatty():
