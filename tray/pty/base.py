@@ -79,3 +79,25 @@ def poll_until(done: Callable[[], bool], timeout: float) -> bool:
         if left <= 0:
             return False
         time.sleep(min(POLL_INTERVAL, left))
+
+
+class ReapedStatus:
+    """The status side shared by both backends: each supplies `_reap()`, which records
+    the exit status in `_status` once the child is gone, without blocking."""
+
+    _status: int | None
+
+    def _reap(self) -> bool:
+        raise NotImplementedError
+
+    def isalive(self) -> bool:
+        return not self._reap()
+
+    def wait(self, timeout: float) -> int | None:
+        poll_until(self._reap, timeout)
+        return self._status
+
+    @property
+    def exit_status(self) -> int | None:
+        self._reap()
+        return self._status

@@ -11,10 +11,15 @@ if sys.platform == "win32":  # spawn_pty never imports this module there
     raise ImportError("the POSIX PTY backend does not run on Windows")
 
 import ptyprocess
-from termwise.tray.pty.base import DEFAULT_TERMINATION, TerminationPolicy, poll_until
+from termwise.tray.pty.base import (
+    DEFAULT_TERMINATION,
+    ReapedStatus,
+    TerminationPolicy,
+    poll_until,
+)
 
 
-class PosixPty:
+class PosixPty(ReapedStatus):
     """A child on a POSIX pseudo-terminal; the child leads its own session and group."""
 
     def __init__(self, proc: ptyprocess.PtyProcess) -> None:
@@ -83,18 +88,6 @@ class PosixPty:
         # child as gone so its close() and __del__ never try.
         self._proc.terminated = True
         self._proc.exitstatus = self._status
-
-    def isalive(self) -> bool:
-        return not self._reap()
-
-    def wait(self, timeout: float) -> int | None:
-        poll_until(self._reap, timeout)
-        return self._status
-
-    @property
-    def exit_status(self) -> int | None:
-        self._reap()
-        return self._status
 
     def _signal_group(self, sig: int) -> None:
         try:

@@ -12,7 +12,12 @@ import sys
 from collections.abc import Callable
 
 import winpty  # only imported on Windows (see spawn_pty)
-from termwise.tray.pty.base import DEFAULT_TERMINATION, TerminationPolicy, poll_until
+from termwise.tray.pty.base import (
+    DEFAULT_TERMINATION,
+    ReapedStatus,
+    TerminationPolicy,
+    poll_until,
+)
 
 # taskkill answers in well under a second; a hung one must not hang us.
 TASKKILL_TIMEOUT = 5.0
@@ -50,7 +55,7 @@ def command_line(program: str, args: list[str]) -> tuple[str, str | None]:
     return appname, (" " + subprocess.list2cmdline(args)) if args else None
 
 
-class WindowsPty:
+class WindowsPty(ReapedStatus):
     """A child on a Windows pseudo console, behind the same interface as PosixPty.
 
     pywinpty reads through its own thread into a loopback socket and hands out `str`;
@@ -148,18 +153,6 @@ class WindowsPty:
         status = self._proc.exitstatus
         self._status = int(status) if status is not None else -1
         return True
-
-    def isalive(self) -> bool:
-        return not self._reap()
-
-    def wait(self, timeout: float) -> int | None:
-        poll_until(self._reap, timeout)
-        return self._status
-
-    @property
-    def exit_status(self) -> int | None:
-        self._reap()
-        return self._status
 
     def _kill_tree(self) -> None:
         args = ["taskkill", "/F", "/T", "/PID", str(self.pid)]
