@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QImage
 from termwise.agent.events import Finished, Status, SuggestionReady, VerdictReady
-from termwise.agent.types import Block, SessionContext, Suggestion, Verdict
+from termwise.agent.safety import classify
+from termwise.agent.types import Block, SessionContext, Suggestion
 from termwise.overlay.i18n import set_language
 from termwise.overlay.overlay_window import OverlayWindow, no_model_notice
 from termwise.overlay.theme import DARK, LIGHT, Theme
@@ -32,6 +33,8 @@ npm ERR! Fix the upstream dependency conflict, or retry
 npm ERR! this command with --force or --legacy-peer-deps
 """
 
+# The verdicts are the real safety rules' verdicts; the last one also carries the
+# safety model's explanation, as a turn would show it.
 SUGGESTIONS = [
     (
         Suggestion(
@@ -40,7 +43,7 @@ SUGGESTIONS = [
             source="rules",
             rule="npm_peer_deps",
         ),
-        Verdict("safe", ("known-safe: npm install",)),
+        "",
     ),
     (
         Suggestion(
@@ -48,7 +51,7 @@ SUGGESTIONS = [
             "Upgrade react-datepicker to a release that supports React 18.",
             "Check its changelog for breaking changes.",
         ),
-        Verdict("confirm", ("changes: installs or upgrades packages",)),
+        "",
     ),
     (
         Suggestion(
@@ -56,11 +59,7 @@ SUGGESTIONS = [
             "Start from a clean install so the lock file is rebuilt.",
             "Deletes node_modules and the lock file.",
         ),
-        Verdict(
-            "dangerous",
-            ("rm-recursive-force: deletes files and folders recursively without asking",),
-            "Removes the installed packages and the lock file for good.",
-        ),
+        "Removes the installed packages and the lock file for good.",
     ),
 ]
 
@@ -99,7 +98,8 @@ def render(theme: Theme, language: str) -> OverlayWindow:
     vm.show_session(ctx, position=2, count=3)
     vm.begin_turn()
     vm.apply(Status("asking the model…"))
-    for i, (suggestion, verdict) in enumerate(SUGGESTIONS):
+    for i, (suggestion, explanation) in enumerate(SUGGESTIONS):
+        verdict = replace(classify(suggestion.command, "bash"), explanation=explanation)
         vm.apply(SuggestionReady(i, _localized(suggestion, language)))
         vm.apply(VerdictReady(i, verdict))
     vm.apply(Finished())
