@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from termwise.agent.redact_patterns import B64_LINE, PEM_END, compiled_rules
+
 log = logging.getLogger(__name__)
 
 
@@ -24,37 +26,6 @@ def marker(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def _spaced(word: str) -> str:
-    """A pattern for `word` that tolerates line wraps/spaces between its letters."""
-    return r"\s*".join(re.escape(c) for c in word if not c.isspace())
-
-
-_B64_LINE = r"[ \t>|]*[A-Za-z0-9+/=]{16,}[ \t]*"
-_PEM_HEADER_LINE = r"[ \t]*[A-Za-z-]+:[^\n]*"  # Proc-Type:, DEK-Info: …
-_PK = _spaced("PRIVATE KEY")
-_PEM_BEGIN = rf"-{{3,}}\s*{_spaced('BEGIN')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
-_PEM_END = rf"-{{3,}}\s*{_spaced('END')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
-
-# Order matters: whole structures first, then specific token shapes, then assignments.
-_PATTERNS: list[tuple[str, str]] = [
-    # A whole PEM block, BEGIN … END, whatever wraps or quoting prefixes split it.
-    ("private-key", rf"{_PEM_BEGIN}.*?{_PEM_END}"),
-    # BEGIN with no END (output cut short) and END with no BEGIN (begun in an earlier block).
-    ("private-key", rf"{_PEM_BEGIN}(?:\n(?:{_PEM_HEADER_LINE}|{_B64_LINE}|[ \t]*))*"),
-    ("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
-    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ("anthropic-key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
-    ("openai-key", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}"),
-    ("deepseek-key", r"\bsk-[a-f0-9]{32}\b"),
-    ("openai-key", r"\bsk-[A-Za-z0-9]{20,}\b"),
-    ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    ("github-token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b"),
-    ("github-token", r"\bgithub_pat_[A-Za-z0-9_]{22,}"),
-    ("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    ("slack-token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
-    ("aws-access-key-id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
-]
-
 # name = value in shell, env, JSON, YAML, INI and flag forms. The regex starts at the
 # key word (fast); the full name is read backwards from there in Python.
 _ASSIGN = re.compile(
@@ -65,9 +36,10 @@ _ASSIGN = re.compile(
     re.IGNORECASE,
 )
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-_PEM_END_RE = re.compile(_PEM_END)
-_B64_LINE_RE = re.compile(rf"(?:{_B64_LINE})?")
-_URL_PASSWORD = re.compile(r"(?P<head>://[^/\s:@'\"]+:)(?P<pw>[^@\s/'\"]+)(?=@[\w.-])")
+_PEM_END_RE = re.compile(PEM_END)
+_B64_LINE_RE = re.compile(rf"(?:{B64_LINE})?")
+# The user may be empty (redis://:pw@host); the password may hold `@` (up to the last one).
+_URL_PASSWORD = re.compile(r"(?P<head>://[^/\s:@'\"]*:)(?P<pw>[^\s/'\"]+)(?=@[\w.\[-])")
 _AWS_SECRET_NAME = re.compile(r"aws_?secret|secret_?access_?key", re.IGNORECASE)
 _STRONG = re.compile(r"password|passwd|passphrase|secret|token|api[_-]?key|apikey", re.IGNORECASE)
 _BEARER = re.compile(r"(?i)(?<=\bBearer )[A-Za-z0-9._~+/=-]{12,}")
@@ -75,6 +47,12 @@ _PLACEHOLDER = re.compile(
     r"^(?:\$\{?\w+\}?|\$\(.*\)|<[^>]*>|\*+|x+|\.\.\.|…|null|none|true|false|yes|no|"
     r"changeme|redacted|\[REDACTED:[\w-]+\].*|%\w+%|\{\{.*\}\})$",
     re.IGNORECASE,
+)
+
+
+_NOT_SECRET = re.compile(
+    r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"|(?:sha1|sha256|sha384|sha512|md5)[:-].*|[0-9a-f]{40})$"  # a git commit id
 )
 
 
@@ -109,31 +87,11 @@ def _kind_for_name(name: str, value: str) -> str | None:
         if "key" in lower:
             return "api-key"
         return "secret"
-    # Weak names (key, salt, cookie, credentials …) only with a value that looks generated.
+    # Weak names (key, salt, cookie, credentials …) only with a value that looks generated;
+    # ids and digests (cache keys, `sha256:…`, UUIDs) are not secrets.
+    if _NOT_SECRET.match(value):
+        return None
     return "high-entropy" if _looks_random(value) else None
-
-
-# Substrings one of which must occur for a pattern to be worth a pass over the text.
-_NEEDS: dict[str, tuple[str, ...]] = {
-    "slack-webhook": ("hooks.slack.com",),
-    "jwt": ("eyJ",),
-    "anthropic-key": ("sk-ant-",),
-    "openai-key": ("sk-",),
-    "deepseek-key": ("sk-",),
-    "google-api-key": ("AIza",),
-    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    "gitlab-token": ("glpat-",),
-    "slack-token": ("xox",),
-    "aws-access-key-id": ("AKIA", "ASIA"),
-}
-
-
-@lru_cache(maxsize=1)
-def _compiled() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
-    return [
-        (kind, re.compile(p, re.DOTALL if kind == "private-key" else 0), _NEEDS.get(kind, ()))
-        for kind, p in _PATTERNS
-    ]
 
 
 @lru_cache(maxsize=64)
@@ -151,7 +109,14 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
     found: set[str] = set()
 
     def sub(kind: str, pattern: re.Pattern[str], s: str) -> str:
-        def repl(_m: re.Match[str]) -> str:
+        has_group = "s" in pattern.groupindex
+
+        def repl(m: re.Match[str]) -> str:
+            if has_group and m.start("s") >= 0:
+                if m["s"].startswith("[REDACTED:"):
+                    return m.group(0)
+                found.add(kind)
+                return s[m.start() : m.start("s")] + marker(kind) + s[m.end("s") : m.end()]
             found.add(kind)
             return marker(kind)
 
@@ -160,9 +125,7 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
     for pattern_text in extra_patterns:
         if pattern_text:
             text = sub("user", _user_pattern(pattern_text), text)
-    for kind, pattern, needs in _compiled():
-        if kind == "private-key" and "---" not in text:
-            continue
+    for kind, pattern, needs in compiled_rules():
         if needs and not any(n in text for n in needs):
             continue
         text = sub(kind, pattern, text)

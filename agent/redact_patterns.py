@@ -1,0 +1,178 @@
+"""Shapes of known secret tokens and secret-bearing syntax, as (kind, regex, cheap needles)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TokenRule:
+    """One secret shape. A named group `s` marks the secret part; otherwise the whole match."""
+
+    kind: str
+    pattern: str
+    needs: tuple[str, ...] = ()  # one of these substrings must occur (skip the pass otherwise)
+    flags: int = 0
+
+
+def _spaced(word: str) -> str:
+    """A pattern for `word` that tolerates line wraps/spaces between its letters."""
+    return r"\s*".join(re.escape(c) for c in word if not c.isspace())
+
+
+B64_LINE = r"[ \t>|]*[A-Za-z0-9+/=]{16,}[ \t]*"
+PEM_HEADER_LINE = r"[ \t]*[A-Za-z-]+:[^\n]*"  # Proc-Type:, DEK-Info:, Version: …
+_PK = _spaced("PRIVATE KEY")
+PEM_BEGIN = rf"-{{3,}}\s*{_spaced('BEGIN')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
+PEM_END = rf"-{{3,}}\s*{_spaced('END')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
+
+_B64 = r"[A-Za-z0-9+/]"
+_I = re.IGNORECASE
+
+# Order matters: whole structures first, then specific token shapes, then contextual ones.
+RULES: list[TokenRule] = [
+    # A whole PEM/PGP block, BEGIN … END, whatever wraps, quoting or JSON "\n" escapes split it.
+    TokenRule("private-key", rf"{PEM_BEGIN}.*?{PEM_END}", ("---",), re.DOTALL),
+    # BEGIN with no END (output cut short); END with no BEGIN is handled in redact.py.
+    TokenRule(
+        "private-key",
+        rf"{PEM_BEGIN}(?:\n(?:{PEM_HEADER_LINE}|{B64_LINE}|[ \t]*))*",
+        ("---",),
+        re.DOTALL,
+    ),
+    TokenRule("age-secret-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", ("AGE-SECRET-KEY-",)),
+    # kubeconfig: the client's private key, base64 of a PEM block.
+    TokenRule(
+        "private-key",
+        r"\bclient-key-data[\"']?[ \t]*[:=][ \t]*[\"']?(?P<s>[A-Za-z0-9+/=]{16,})",
+        ("client-key-data",),
+    ),
+    TokenRule(
+        "slack-webhook",
+        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
+        ("hooks.slack.com",),
+    ),
+    TokenRule(
+        "discord-webhook",
+        r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]+",
+        ("/api/webhooks/",),
+    ),
+    TokenRule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", ("eyJ",)),
+    TokenRule("anthropic-key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ("sk-ant-",)),
+    TokenRule("openai-key", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}", ("sk-",)),
+    TokenRule("deepseek-key", r"\bsk-[a-f0-9]{32}\b", ("sk-",)),
+    TokenRule("openai-key", r"\bsk-[A-Za-z0-9]{20,}\b", ("sk-",)),
+    TokenRule(
+        "stripe-key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}\b", ("k_live_", "k_test_")
+    ),
+    TokenRule("stripe-key", r"\bwhsec_[A-Za-z0-9+/=]{24,}", ("whsec_",)),
+    TokenRule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", ("AIza",)),
+    TokenRule("google-oauth-secret", r"\bGOCSPX-[A-Za-z0-9_-]{20,}", ("GOCSPX-",)),
+    TokenRule("google-oauth-token", r"(?<![\w/])1//0[A-Za-z0-9_-]{30,}", ("1//0",)),
+    TokenRule("google-oauth-token", r"\bya29\.[A-Za-z0-9_-]{20,}", ("ya29.",)),
+    TokenRule(
+        "github-token",
+        r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b",
+        ("hp_", "ho_", "hu_", "hs_", "hr_"),
+    ),
+    TokenRule("github-token", r"\bgithub_pat_[A-Za-z0-9_]{22,}", ("github_pat_",)),
+    TokenRule(
+        "gitlab-token", r"\bgl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}", ("gl",)
+    ),
+    TokenRule("slack-token", r"\bxox[abeprs]-[A-Za-z0-9-]{10,}", ("xox",)),
+    TokenRule("slack-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}", ("xapp-",)),
+    TokenRule(
+        "aws-access-key-id",
+        r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+        ("AKIA", "ASIA", "ABIA", "ACCA"),
+    ),
+    TokenRule("twilio-key", r"\bSK[0-9a-f]{32}\b", ("SK",)),
+    TokenRule("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}", ("SG.",)),
+    TokenRule("mailgun-key", r"\bkey-[0-9a-z]{32}\b", ("key-",)),
+    TokenRule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",)),
+    TokenRule("pypi-token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}", ("pypi-AgE",)),
+    TokenRule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b", ("hf_",)),
+    TokenRule(
+        "azure-client-secret",
+        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
+        ("Q~",),
+    ),
+    TokenRule(
+        "azure-storage-key",
+        r"\b(?:AccountKey|SharedAccessKey)=(?P<s>[A-Za-z0-9+/]{20,}={0,2})",
+        ("AccountKey=", "SharedAccessKey="),
+        _I,
+    ),
+    # SAS tokens: the signature parameter of a signed Azure URL or connection string.
+    TokenRule("azure-sas", r"(?<=[?&;])sig=(?P<s>[A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})", ("sig=",)),
+    TokenRule("telegram-bot-token", r"\b\d{8,10}:A[A-Za-z0-9_-]{34}\b", (":A",)),
+    TokenRule(
+        "discord-token",
+        r"\b[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}\b",
+        (".",),
+    ),
+    TokenRule("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", ("shp",)),
+    TokenRule("digitalocean-token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", ("_v1_",)),
+    TokenRule("heroku-key", r"\bHRKU-[A-Za-z0-9_-]{30,}", ("HRKU-",)),
+    TokenRule("doppler-token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{30,}", ("dp.",)),
+    TokenRule("vault-token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}", ("hvs.", "hvb.", "hvr.")),
+    TokenRule("databricks-token", r"\bdapi[a-f0-9]{32}(?:-\d)?\b", ("dapi",)),
+    TokenRule("atlassian-token", r"\bAT(?:ATT|CTT)3[A-Za-z0-9_=-]{50,}", ("ATATT3", "ATCTT3")),
+    TokenRule("linear-key", r"\blin_(?:api|oauth)_[A-Za-z0-9]{32,}\b", ("lin_",)),
+    TokenRule("notion-token", r"\bsecret_[A-Za-z0-9]{43}\b", ("secret_",)),
+    TokenRule("notion-token", r"\bntn_[0-9]{11}[A-Za-z0-9]{32,}\b", ("ntn_",)),
+    # Authorization headers in curl commands, HTTP dumps and config (Bearer handled apart).
+    TokenRule(
+        "basic-auth",
+        rf"\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?basic[ \t]+(?P<s>{_B64}{{6,}}={{0,2}})",
+        ("uthorization",),
+        _I,
+    ),
+    TokenRule(
+        "token",
+        r"\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:token|digest|negotiate|apikey|sso-key)"
+        r"[ \t]+(?P<s>[^\s\"',]{8,})",
+        ("uthorization",),
+        _I,
+    ),
+    # curl/wget/xh `-u user:password`, `--user=user:password`.
+    TokenRule(
+        "password",
+        r"\b(?:curl|wget|xh)\b[^\n]*?[ \t]"
+        r"(?:-u[ \t]*|--(?:proxy-|http-)?user(?:[ \t]+|=))[\"']?[^\s:\"']*:(?P<s>[^\s\"']+)",
+        ("-u", "-user"),
+    ),
+    # mysql/mysqldump/mysqladmin/mariadb `-pSECRET` (attached; a bare -p prompts).
+    TokenRule(
+        "password",
+        r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p"
+        r"(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
+        ("mysql", "mariadb"),
+    ),
+    # .netrc: `machine h login u password p`, on one line or over several.
+    TokenRule(
+        "password",
+        r"\blogin[ \t]+\S+\s+password[ \t]+(?P<s>\S+)",
+        ("login",),
+    ),
+    # Docker config.json `"auth": "<base64 user:password>"`.
+    TokenRule(
+        "docker-auth",
+        rf"\"auth\"[ \t]*:[ \t]*\"(?P<s>{_B64}{{8,}}={{0,2}})\"",
+        ('"auth"',),
+    ),
+    # .npmrc `_auth=<base64 user:password>` (`_authToken=` is caught as a token assignment).
+    TokenRule("basic-auth", r"(?<![A-Za-z0-9])_auth[ \t]*=[ \t]*(?P<s>[^\s\"']{8,})", ("_auth",)),
+]
+
+
+_compiled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] | None = None
+
+
+def compiled_rules() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
+    """The rules compiled once, on first use (nothing compiles at import time)."""
+    global _compiled
+    if _compiled is None:
+        _compiled = [(r.kind, re.compile(r.pattern, r.flags), r.needs) for r in RULES]
+    return _compiled

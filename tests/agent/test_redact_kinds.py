@@ -1,0 +1,233 @@
+"""Secret redaction of provider tokens and secret-bearing syntax; look-alikes survive."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from termwise.agent.redact import redact
+
+A36 = "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # 36 mixed characters
+HEX32 = "0123456789abcdef0123456789abcdef"
+HEX64 = HEX32 * 2
+B64_86 = "Zm9vYmFyYmF6cXV4" * 5 + "Zm9vYm"  # 86 base64 characters
+
+# (text containing a secret, the secret itself, the kind reported)
+CASES = [
+    ("STRIPE=sk_live_51HxAbCdEfGhIjKlMnOpQrSt", "sk_live_51HxAbCdEfGhIjKlMnOpQrSt", "stripe-key"),
+    (
+        "restricted rk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "rk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "stripe-key",
+    ),
+    (
+        "webhook whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "stripe-key",
+    ),
+    ("twilio SK" + HEX32, "SK" + HEX32, "twilio-key"),
+    (
+        "SENDGRID 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",
+        "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr",
+        "sendgrid-key",
+    ),
+    (
+        "mailgun key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+        "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+        "mailgun-key",
+    ),
+    ("//registry.npmjs.org/ npm_" + A36, "npm_" + A36, "npm-token"),
+    (
+        "password = pypi-AgEIcHlwaS5vcmcCJDU3OTM1MjliLTU2NDEtNGVlMy05MjQxLWQ0OTQxN2RiM2JmZAAC",
+        "pypi-AgEIcHlwaS5vcmcCJDU3OTM1MjliLTU2NDEtNGVlMy05MjQxLWQ0OTQxN2RiM2JmZAAC",
+        "pypi-token",
+    ),
+    (
+        "huggingface-cli login --token hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+        "hf_AbCdEfGhIjKlMn",
+        "huggingface-token",
+    ),
+    (
+        "x-api-key: sk-ant-api03-Zx9_Yw8-Vu7TsR6qP5oN4mL3kJ2iH1gF0eD",
+        "sk-ant-api03-Zx9_Yw8-Vu7TsR6qP5oN4mL3kJ2iH1gF0eD",
+        "anthropic-key",
+    ),
+    (
+        "sk-svcacct-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+        "sk-svcacct-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+        "openai-key",
+    ),
+    (
+        '"client_secret":"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"',
+        "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",
+        "google-oauth-secret",
+    ),
+    (
+        "refresh 1//0gAbCdEfGhIjKlMnOpQrStUvWxYz-0123456789_abcdef",
+        "1//0gAbCdEfGhIjKlMnOpQrStUvWxYz",
+        "google-oauth-token",
+    ),
+    (
+        "access ya29.a0AfH6SMBx1y2z3AbCdEfGhIjKlMn",
+        "ya29.a0AfH6SMBx1y2z3AbCdEfGhIjKlMn",
+        "google-oauth-token",
+    ),
+    (
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey="
+        + B64_86
+        + "==;EndpointSuffix=core.windows.net",
+        B64_86,
+        "azure-storage-key",
+    ),
+    (
+        "https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2025-01-01&sig=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789%2B%3D",
+        "AbCdEfGhIjKlMnOpQrSt",
+        "azure-sas",
+    ),
+    (
+        "AZURE_CLIENT_SECRET: abc8Q~AbCdEfGhIjKlMnOpQrStUvWxYz0123456",
+        "abc8Q~AbCdEf",
+        "azure-client-secret",
+    ),
+    (
+        "bot 1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
+        "1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
+        "telegram-bot-token",
+    ),
+    (
+        "DISCORD MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+        "ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+        "discord-token",
+    ),
+    (
+        "https://discord.com/api/webhooks/123456789012345678/AbCdEf-GhIjKl_MnOpQr",
+        "AbCdEf-GhIjKl_MnOpQr",
+        "discord-webhook",
+    ),
+    ("shpat_" + HEX32, "shpat_" + HEX32, "shopify-token"),
+    ("doctl auth init -t dop_v1_" + HEX64, "dop_v1_" + HEX64, "digitalocean-token"),
+    ("HRKU-AAbCdEfGhIjKlMnOpQrStUvWxYz0123456789_abcdef", "HRKU-AAbCdEf", "heroku-key"),
+    (
+        "DOPPLER_TOKEN dp.pt.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd",
+        "dp.pt.AbCdEf",
+        "doppler-token",
+    ),
+    ("VAULT hvs.CAESIAbCdEfGhIjKlMnOpQrStUvWxYz0123", "hvs.CAESIAbCdEf", "vault-token"),
+    ("databricks dapi" + HEX32, "dapi" + HEX32, "databricks-token"),
+    ("jira ATATT3xFfGF0" + A36 + A36, "ATATT3xFfGF0", "atlassian-token"),
+    ("LINEAR lin_api_" + A36 + "abcd", "lin_api_" + A36, "linear-key"),
+    ("notion secret_" + A36 + "AbCdEfG", "secret_" + A36, "notion-token"),
+    ("notion ntn_12345678901" + A36, "ntn_12345678901" + A36, "notion-token"),
+    (
+        "AGE-SECRET-KEY-1QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHCE",
+        "AGE-SECRET-KEY-1QPZRY9X8GF2",
+        "age-secret-key",
+    ),
+    ("xapp-1-A0123456789-0123456789012-abcdef0123", "xapp-1-A0123456789", "slack-token"),
+    ("glrt-AbCdEfGhIjKlMnOpQrStUv", "glrt-AbCdEfGhIjKlMnOpQrStUv", "gitlab-token"),
+    (
+        "curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZA==' https://x",
+        "dXNlcjpwYXNzd29yZA",
+        "basic-auth",
+    ),
+    ("Authorization: token 0123456789abcdef01234567", "0123456789abcdef01234567", "token"),
+    ("curl -u admin:S3cretPw https://api.example.com", "S3cretPw", "password"),
+    ("curl --user 'deploy:p4ss word' https://x", "p4ss", "password"),
+    ("mysql -h db -u root -pTopSecret42 shop", "TopSecret42", "password"),
+    ("mysqldump -uroot -p'quoted pw' db", "quoted pw", "password"),
+    ("machine api.heroku.com\n  login me@example.com\n  password hunter2x", "hunter2x", "password"),
+    ("machine example.org login bob password plain1", "plain1", "password"),
+    ("redis://:R3disPass@cache:6379/0", "R3disPass", "url-password"),
+    ("mongodb+srv://app:p@ss@cluster0.abcd.mongodb.net/db", "p@ss", "url-password"),
+    ("amqp://guest:guestpw@rabbit:5672/", "guestpw", "url-password"),
+    (
+        '{"auths": {"ghcr.io": {"auth": "dXNlcjpnaHBfc2VjcmV0"}}}',
+        "dXNlcjpnaHBfc2VjcmV0",
+        "docker-auth",
+    ),
+    ("_auth=dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA", "basic-auth"),
+    (
+        "    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=",
+        "LS0tLS1CRUdJTi",
+        "private-key",
+    ),
+    (
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF0AbCdEfGhIjKlMnOpQrStUvWxYz0123\n=AbCd\n"
+        "-----END PGP PRIVATE KEY BLOCK-----",
+        "lQOYBF0AbCd",
+        "private-key",
+    ),
+    (
+        '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n", "x": 1}',
+        "MIIEvQIBADAN",
+        "private-key",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"), CASES, ids=[c[2] + str(i) for i, c in enumerate(CASES)]
+)
+def test_provider_token_is_replaced_by_its_marker(text: str, secret: str, kind: str) -> None:
+    """The secret is gone and a marker naming its kind stands in its place."""
+    result = redact(text)
+    assert secret not in result.text, result.text
+    assert f"[REDACTED:{kind}]" in result.text, result.text
+    assert kind in result.found
+
+
+def test_context_around_a_secret_is_kept() -> None:
+    """Only the secret part is replaced: the command, user name and host stay readable."""
+    result = redact("curl -u admin:S3cretPw https://api.example.com/v1")
+    assert result.text == "curl -u admin:[REDACTED:password] https://api.example.com/v1"
+    result = redact("Authorization: Basic dXNlcjpwYXNzd29yZA==")
+    assert result.text == "Authorization: Basic [REDACTED:basic-auth]"
+    result = redact("mongodb+srv://app:p@ss@cluster0.example.net/db")
+    assert result.text == "mongodb+srv://app:[REDACTED:url-password]@cluster0.example.net/db"
+
+
+SURVIVORS = [
+    "commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39\nAuthor: Jane <jane@example.com>",
+    "Digest: sha256:" + HEX64,
+    "key: sha256:" + HEX64,
+    "docker pull nginx@sha256:" + HEX64,
+    '"integrity": "sha512-Q2xpZW50U2VjcmV0SXNOb3RIZXJlQnV0SXRMb29rc1JhbmRvbQ=="',
+    "request id 3fa85f64-5717-4562-b3fc-2c963f66afa6 failed",
+    "idempotency_key=3fa85f64-5717-4562-b3fc-2c963f66afa6",
+    "cache key: 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "/usr/lib/python3.11/site-packages/numpy/core/_multiarray_umath.cpython-311.so",
+    "Successfully installed requests-2.31.0 urllib3-2.0.7 pk_live_is_public",
+    "git push -u origin main\nsort -u names.txt\ndocker run -u 1000:1000 alpine",
+    "mysql -u root -p shop\nmysql --port 3306 -P 3306",
+    "from huggingface_hub import hf_hub_download",
+    '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==">',
+    "Basic usage: run the tool with --help",
+    "redis://cache:6379/0 and postgres://db.internal:5432/app",
+    "ssh://git@github.com:22/owner/repo.git",
+    "Login succeeded\nwarning: password will be stored unencrypted",
+    "v1.2.3-rc.1+build.456 and python 3.11.6",
+]
+
+
+@pytest.mark.parametrize("text", SURVIVORS)
+def test_non_secrets_survive_unchanged(text: str) -> None:
+    """Hashes, ids, paths, versions, images and everyday commands are not mangled."""
+    result = redact(text)
+    assert result.text == text and result.found == []
+
+
+def test_one_megabyte_of_mixed_output() -> None:
+    """A megabyte of ordinary log output is processed whole; secrets in it are still found."""
+    line = (
+        "2024-05-01T12:00:00Z INFO GET /api/v1/items?id=42 200 3ms sha256:"
+        + HEX64[:16]
+        + " user=alice\n"
+    )
+    text = line * (1_000_000 // len(line)) + "curl -u bob:Sup3rPw https://x\nnpm_" + A36 + "\n"
+    started = time.perf_counter()
+    result = redact(text)
+    elapsed = time.perf_counter() - started
+    print(f"\nredact: {len(text) / 1e6:.2f} MB in {elapsed * 1000:.0f} ms")
+    assert "Sup3rPw" not in result.text and "npm_" + A36 not in result.text
+    assert result.found == ["npm-token", "password"]
+    assert result.text.count("\n") == text.count("\n")
