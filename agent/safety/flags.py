@@ -60,7 +60,14 @@ def read_invocation(name: str, spec: CommandSpec | None, args: list[str]) -> Inv
         inv.subcommand = rest[0]
         inv.sub_args = rest[1:]
         inv.sub_spec = spec.subcommands.get(rest[0].lower() if spec.style != "posix" else rest[0])
-        _read(inv.sub_spec or spec, rest[1:], inv, stop_at_positional=False)
+        tail = rest[1:]
+        sub = inv.sub_spec
+        if sub is not None and sub.subcommands:  # a second level: git stash list
+            tail = _read(sub, tail, inv, stop_at_positional=True)
+            nested = sub.subcommands.get(tail[0]) if tail else None
+            if nested is not None:
+                inv.sub_spec, tail = nested, tail[1:]
+        _read(inv.sub_spec or spec, tail, inv, stop_at_positional=False)
     return inv
 
 
