@@ -50,9 +50,11 @@ _PLACEHOLDER = re.compile(
 )
 
 
+_DATA_URI = re.compile(r"(?<=;base64,)[A-Za-z0-9+/]{16,}={0,2}")
 _NOT_SECRET = re.compile(
     r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    r"|(?:sha1|sha256|sha384|sha512|md5)[:-].*|[0-9a-f]{40})$"  # a git commit id
+    r"|(?:sha1|sha256|sha384|sha512|md5)[:-].*|[0-9a-f]{40}"  # a git commit id
+    r"|(?:[A-Za-z0-9_.]+-)+[0-9a-f]{40,128})$"  # CI cache keys: words, then a content hash
 )
 
 
@@ -125,6 +127,7 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
     for pattern_text in extra_patterns:
         if pattern_text:
             text = sub("user", _user_pattern(pattern_text), text)
+    text, blobs = _hide_data_uris(text)
     for kind, pattern, needs in compiled_rules():
         if needs and not any(n in text for n in needs):
             continue
@@ -135,7 +138,30 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
     if "earer " in text:
         text = sub("bearer-token", _BEARER, text)
     text = _ASSIGN.sub(_assignment_replacer(found), text)
-    return RedactResult(text, sorted(found))
+    return RedactResult(_restore_data_uris(text, blobs), sorted(found))
+
+
+def _hide_data_uris(text: str) -> tuple[str, list[str]]:
+    """Set aside the payloads of `data:…;base64,` URIs (inline images): random, not secret."""
+    if ";base64," not in text:
+        return text, []
+    blobs: list[str] = []
+
+    def park(m: re.Match[str]) -> str:
+        blobs.append(m.group(0))
+        return f"\x00twdata{len(blobs) - 1}\x00"
+
+    return _DATA_URI.sub(park, text), blobs
+
+
+def _restore_data_uris(text: str, blobs: list[str]) -> str:
+    if not blobs:
+        return text
+    return re.sub(
+        r"\x00twdata(\d+)\x00",
+        lambda m: blobs[int(m[1])] if int(m[1]) < len(blobs) else m[0],
+        text,
+    )
 
 
 def _name_before(text: str, end: int) -> str:

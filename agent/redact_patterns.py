@@ -78,7 +78,9 @@ RULES: list[TokenRule] = [
     ),
     TokenRule("github-token", r"\bgithub_pat_[A-Za-z0-9_]{22,}", ("github_pat_",)),
     TokenRule(
-        "gitlab-token", r"\bgl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}", ("gl",)
+        "gitlab-token",
+        r"\bgl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{9})?",
+        ("gl",),
     ),
     TokenRule("slack-token", r"\bxox[abeprs]-[A-Za-z0-9-]{10,}", ("xox",)),
     TokenRule("slack-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}", ("xapp-",)),
@@ -93,6 +95,44 @@ RULES: list[TokenRule] = [
     TokenRule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",)),
     TokenRule("pypi-token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}", ("pypi-AgE",)),
     TokenRule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b", ("hf_",)),
+    TokenRule("huggingface-token", r"\bapi_org_[A-Za-z]{34}\b", ("api_org_",)),
+    # Model providers and AI tooling with prefixed keys.
+    TokenRule("openrouter-key", r"\bsk-or-v1-[a-f0-9]{64}\b", ("sk-or-",)),
+    TokenRule("groq-key", r"\bgsk_[A-Za-z0-9]{48,}\b", ("gsk_",)),
+    TokenRule("xai-key", r"\bxai-[A-Za-z0-9]{60,}\b", ("xai-",)),
+    TokenRule("perplexity-key", r"\bpplx-[A-Za-z0-9]{40,}\b", ("pplx-",)),
+    TokenRule("replicate-token", r"\br8_[A-Za-z0-9]{37}\b", ("r8_",)),
+    TokenRule("langsmith-key", r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b", ("lsv2_",)),
+    TokenRule("tavily-key", r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b", ("tvly-",)),
+    TokenRule("pinecone-key", r"\bpcsk_[A-Za-z0-9]{5,}_[A-Za-z0-9]{40,}\b", ("pcsk_",)),
+    # Developer platforms with prefixed tokens.
+    TokenRule("docker-token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}", ("dckr_",)),
+    TokenRule("grafana-token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b", ("glsa_",)),
+    TokenRule("grafana-token", r"\bglc_[A-Za-z0-9+/]{32,}={0,2}", ("glc_",)),
+    TokenRule("postman-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", ("PMAK-",)),
+    TokenRule("pulumi-token", r"\bpul-[a-f0-9]{40}\b", ("pul-",)),
+    TokenRule(
+        "terraform-token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}", (".atlasv1.",)
+    ),
+    TokenRule("sentry-token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}", ("sntry",)),
+    TokenRule("newrelic-key", r"\bNR(?:AK|II|JS)-[A-Za-z0-9]{19,}\b", ("NRAK-", "NRII-", "NRJS-")),
+    TokenRule("dynatrace-token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b", ("dt0c01.",)),
+    TokenRule("flyio-token", r"\bFlyV1 fm\d_[A-Za-z0-9+/=_,-]{40,}", ("FlyV1 ",)),
+    TokenRule("supabase-token", r"\bsbp_[a-f0-9]{40}\b", ("sbp_",)),
+    TokenRule("planetscale-token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,}", ("pscale_",)),
+    TokenRule("netlify-token", r"\bnfp_[A-Za-z0-9]{36}\b", ("nfp_",)),
+    TokenRule("rubygems-key", r"\brubygems_[a-f0-9]{48}\b", ("rubygems_",)),
+    TokenRule("nuget-key", r"\boy2[a-z0-9]{43}\b", ("oy2",)),
+    TokenRule("contentful-token", r"\bCFPAT-[A-Za-z0-9_-]{43}\b", ("CFPAT-",)),
+    TokenRule("buildkite-token", r"\bbkua_[a-f0-9]{40}\b", ("bkua_",)),
+    TokenRule("mapbox-token", r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}", ("sk.eyJ",)),
+    TokenRule("square-token", r"\bsq0(?:csp|atp)-[A-Za-z0-9_-]{22,60}\b", ("sq0",)),
+    TokenRule("1password-token", r"\bops_eyJ[A-Za-z0-9+/]{100,}={0,3}", ("ops_eyJ",)),
+    TokenRule(
+        "1password-secret-key",
+        r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
+        ("A3-",),
+    ),
     TokenRule(
         "azure-client-secret",
         r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
@@ -149,6 +189,13 @@ RULES: list[TokenRule] = [
         r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p"
         r"(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
         ("mysql", "mariadb"),
+    ),
+    # `docker login -p SECRET`, `az login -p SECRET`, `sshpass -p SECRET` (space separated).
+    TokenRule(
+        "password",
+        r"\b(?:(?:docker|podman|buildah|skopeo|oras|az|helm[ \t]+registry)[ \t]+login|sshpass)\b"
+        r"[^\n]*?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
+        ("login", "sshpass"),
     ),
     # .netrc: `machine h login u password p`, on one line or over several.
     TokenRule(

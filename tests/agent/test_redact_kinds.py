@@ -151,6 +151,56 @@ CASES = [
         "LS0tLS1CRUdJTi",
         "private-key",
     ),
+    ("api_org_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh", "api_org_AbCd", "huggingface-token"),
+    ("sk-or-v1-" + HEX64, "sk-or-v1-" + HEX64, "openrouter-key"),
+    ("GROQ_API_KEY gsk_" + A36 + "AbCdEfGhIjKl", "gsk_" + A36, "groq-key"),
+    ("xai-" + A36 + A36[:30], "xai-" + A36, "xai-key"),
+    ("pplx-" + A36 + "abcdefgh", "pplx-" + A36, "perplexity-key"),
+    ("r8_" + A36 + "Z", "r8_" + A36, "replicate-token"),
+    ("lsv2_pt_" + HEX32 + "_0123456789", "lsv2_pt_" + HEX32, "langsmith-key"),
+    ("tvly-dev-" + A36[:32], "tvly-dev-" + A36[:32], "tavily-key"),
+    ("pcsk_4dA9x_" + A36 + "abcdefgh", "pcsk_4dA9x_" + A36, "pinecone-key"),
+    ("docker login -u me -p dckr_pat_AbCdEfGhIjKlMnOpQrStUv01", "dckr_pat_AbCdEf", "docker-token"),
+    ("glsa_" + A36[:32] + "_0a1b2c3d", "glsa_" + A36[:32], "grafana-token"),
+    ("glc_eyJvIjoiMTIzNDU2IiwibiI6InN0YWNrIiwiayI6ImFiYyJ9", "glc_eyJvIjoiMTIz", "grafana-token"),
+    ("PMAK-0123456789abcdef01234567-" + HEX32 + "ab", "PMAK-0123456789abcdef", "postman-key"),
+    ("pul-" + HEX32 + "01234567", "pul-" + HEX32, "pulumi-token"),
+    ("token = AbCdEfGhIjKlMn.atlasv1." + A36 + A36, "atlasv1." + A36, "terraform-token"),
+    (
+        "SENTRY_AUTH_TOKEN=sntrys_eyJpYXQiOjE2OTQwMDAwMDAuMCwidXJsIjoiaHR0cHM6",
+        "sntrys_eyJpYXQi",
+        "sentry-token",
+    ),
+    ("NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ0", "NRAK-ABCDEFGHIJ", "newrelic-key"),
+    ("dt0c01.ABCDEFGHIJKLMNOPQRSTUVWX." + "A1B2C3D4" * 8, "dt0c01.ABCDEFGHIJ", "dynatrace-token"),
+    (
+        "FLY_API_TOKEN FlyV1 fm2_lJPECAAAAAAAAMRxxxxxBAAAAAAAAAAAAAAAAAAAAAAAAAAAAxyz",
+        "fm2_lJPECAAAA",
+        "flyio-token",
+    ),
+    ("sbp_" + HEX32 + "01234567", "sbp_" + HEX32, "supabase-token"),
+    ("pscale_tkn_" + A36, "pscale_tkn_" + A36, "planetscale-token"),
+    ("nfp_" + A36, "nfp_" + A36, "netlify-token"),
+    ("rubygems_" + HEX32 + "0123456789abcdef", "rubygems_" + HEX32, "rubygems-key"),
+    ("dotnet nuget push -k oy2" + "a1b2c3d4e5" * 4 + "abc", "oy2a1b2c3d4e5", "nuget-key"),
+    ("CFPAT-" + A36 + "AbCdEfG", "CFPAT-" + A36, "contentful-token"),
+    ("bkua_" + HEX32 + "01234567", "bkua_" + HEX32, "buildkite-token"),
+    (
+        "sk.eyJ1IjoibWUiLCJhIjoiY2sxMjM0NTY3ODkwIn0.AbCdEfGhIjKlMnOpQrStUv",
+        "sk.eyJ1IjoibWUi",
+        "mapbox-token",
+    ),
+    ("sq0csp-AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "sq0csp-AbCdEf", "square-token"),
+    ("OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ" + "Zm9vYmFy" * 16, "ops_eyJZm9vYmFy", "1password-token"),
+    ("A3-ABCDEF-GHIJKLMNOPQ-RSTUV-WXYZ0-12345", "A3-ABCDEF-GHIJKLMNOPQ", "1password-secret-key"),
+    (
+        "glpat-AbCdEfGhIjKlMnOpQrStUvWxYz0.01abc1234",
+        "AbCdEfGhIjKlMnOpQrStUvWxYz0.01abc1234",
+        "gitlab-token",
+    ),
+    ("docker login -u ci -p Hunter2Pass registry.example.com", "Hunter2Pass", "password"),
+    ("az login --service-principal -u app -p 'pa ss' --tenant t", "pa ss", "password"),
+    ("sshpass -p s3cret ssh root@host", "s3cret", "password"),
     (
         "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF0AbCdEfGhIjKlMnOpQrStUvWxYz0123\n=AbCd\n"
         "-----END PGP PRIVATE KEY BLOCK-----",
@@ -202,6 +252,9 @@ SURVIVORS = [
     "from huggingface_hub import hf_hub_download",
     '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==">',
     "Basic usage: run the tool with --help",
+    "Cache restored from key: node-cache-Linux-x64-npm-" + HEX64,
+    "docker login registry.example.com\nLogin Succeeded",
+    "docker login -u me --password-stdin < token.txt",
     "redis://cache:6379/0 and postgres://db.internal:5432/app",
     "ssh://git@github.com:22/owner/repo.git",
     "Login succeeded\nwarning: password will be stored unencrypted",
@@ -231,3 +284,17 @@ def test_one_megabyte_of_mixed_output() -> None:
     assert "Sup3rPw" not in result.text and "npm_" + A36 not in result.text
     assert result.found == ["npm-token", "password"]
     assert result.text.count("\n") == text.count("\n")
+
+
+def test_inline_image_payload_is_not_mistaken_for_tokens() -> None:
+    """A data: URI whose base64 happens to contain token-like runs comes back byte for byte."""
+    text = (
+        "<img src='data:image/png;base64,iVBORw0KGgo+AKIAIOSFODNN7EXAMPLE+"
+        "/dapi0123456789abcdef0123456789abcdef/SK0123456789abcdef0123456789abcdef=='>"
+        " token=ghp_0123456789abcdefghijABCDEFGHIJklmnop"
+    )
+    result = redact(text)
+    assert result.found == ["github-token"]
+    assert result.text == text.replace(
+        "ghp_0123456789abcdefghijABCDEFGHIJklmnop", "[REDACTED:github-token]"
+    )
