@@ -22,6 +22,8 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     subcommands,
     system,
     typing_slips,
+    usage,
+    win_setup,
     windows,
 )
 from termwise.agent.rules.engine import RULES, Case, run_rules

@@ -59,7 +59,7 @@ def wrapper(c: Case) -> list[tuple[str, str]]:
 def mvn_goal(c: Case) -> list[str]:
     if not c.is_app("mvn", "mvnw") or "No goals have been specified for this build" not in c.output:
         return []
-    return [f"{c.script} clean install", f"{c.script} package"]
+    return [f"{c.script} clean install", f"{c.script} clean package", f"{c.script} package"]
 
 
 @rule("cargo_new_project", "There is no Cargo.toml here.", priority=8)

@@ -116,9 +116,13 @@ def no_dockerfile(c: Case) -> list[str]:
 @rule("docker_image_in_use", "A container still uses the image: remove the container first.", 6)
 def image_in_use(c: Case) -> list[str]:
     m = c.search(r"container (\w+) is using its referenced image")
+    if m:
+        return [c.then(f"docker rm -f {m.group(1)}", c.script)]
+    m = c.search(r"image is being used by (?:running|stopped) container ([0-9a-f]{6,64})")
     if not m:
         return []
-    return [c.then(f"docker rm -f {m.group(1)}", c.script)]
+    app = c.app if c.app in ("docker", "podman") else "docker"
+    return [c.then(f"{app} container rm -f {m.group(1)}", c.script)]
 
 
 @rule("docker_tag_lowercase", "Image names must be lower-case.", priority=5)

@@ -170,7 +170,7 @@ def pull_no_tracking(c: Case) -> list[tuple[str, str]]:
         return []
     m = c.search(r"git branch --set-upstream-to=(\S+?)/<branch> (\S+)")
     branch = m.group(2) if m else "main"
-    remote = m.group(1) if m else "origin"
+    remote = m.group(1) if m and not m.group(1).startswith("<") else "origin"
     sub = _sub(c) or "pull"
     return [
         (f"git {sub} {remote} {branch}", f"{sub.capitalize()} from {remote}/{branch} this once."),

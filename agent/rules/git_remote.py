@@ -22,7 +22,9 @@ def divergent(c: Case) -> list[tuple[str, str]]:
 @rule("git_autostash", "Uncommitted changes block the rebase: stash them around it.", priority=6)
 def autostash(c: Case) -> list[str]:
     if not c.is_app("git") or not re.search(
-        r"cannot (?:pull with rebase|rebase): You have unstaged changes", c.output
+        r"cannot (?:pull with rebase|rebase): (?:You have unstaged changes"
+        r"|Your index contains uncommitted changes)",
+        c.output,
     ):
         return []
     return [c.script + " --autostash", c.then("git stash", c.script, "git stash pop")]

@@ -154,7 +154,8 @@ def python_missing(c: Case) -> list[tuple[str, str]]:
         ]
     if name not in ("python", "python3", "py") and not store:
         return []
-    word = typed_word(c, name or "python") or (name or "python")
+    guess = name or (c.app if c.app.lower().startswith("python") else "python")
+    word = typed_word(c, guess) or guess
     if c.windows:
         out = []
         if word.lower() != "py":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from termwise.agent.rules import data, fuzzy
 from termwise.agent.rules.engine import Case, rule
@@ -150,6 +151,11 @@ def printed(c: Case) -> list[str]:
         c.output,
     )
     hints += c.block_after(r"Did you mean (?:this|one of these)\?")
+    hints += [
+        h
+        for h in re.findall(r"(?:[Dd]id you mean|[Pp]erhaps you meant) ([\w:.-]+)\?", c.output)
+        if h not in ("this", "these", "one", "that")
+    ]
     if not hints:
         return []
     out: list[str] = []
@@ -258,7 +264,11 @@ def ambiguous(c: Case) -> list[str]:
     m = c.search(r"ambiguous command:? '?([\w-]+)'?, could be: ([^\n]+)")
     if not m:
         return []
-    return _replace(c, m.group(1), [w.strip(" .") for w in m.group(2).split(",")])
+    wrong = m.group(1)
+    names = [w.strip(" .") for w in m.group(2).split(",")]
+    # The closest completions first: the shortest name that extends the abbreviation.
+    names.sort(key=lambda n: (SequenceMatcher(None, wrong, n).ratio(), n), reverse=True)
+    return _replace(c, wrong, names)
 
 
 @rule("usage_choices", "The nearest of the subcommands the usage line lists.", priority=12)

@@ -17,6 +17,7 @@ from tests.agent.rules import (
     cases_permission,
     cases_python,
     cases_tools,
+    cases_usage,
     cases_windows,
 )
 from tests.agent.rules.table import T
@@ -31,6 +32,7 @@ TABLE: list[T] = [
     *cases_files.CASES,
     *cases_tools.CASES,
     *cases_extra.CASES,
+    *cases_usage.CASES,
 ]
 REPEATS = 15
 

@@ -452,7 +452,7 @@ CASES += [
     T(
         "tmux list",
         "ambiguous command: list, could be: list-buffers, list-clients, list-commands, list-keys, list-panes, list-sessions, list-windows",
-        "tmux list-buffers",
+        "tmux list-keys",
     ),
     T(
         "git bisect strt",

@@ -1,0 +1,171 @@
+"""Usage slips: flags in the wrong place, doubled words, aliases and prerequisites tools name."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from termwise.agent.rules.engine import Case, rule
+
+
+def _sub(c: Case) -> str:
+    words = [a for a in c.args if not a.startswith("-")]
+    return words[0] if words else ""
+
+
+@rule("git_flag_after_filename", "Git wants options before file names: move the flag.", 5)
+def flag_after_filename(c: Case) -> list[str]:
+    if not c.is_app("git"):
+        return []
+    m = c.search(
+        r"fatal: (?:bad flag '(-[^']+)' used after filename"
+        r"|option '(-[^']+)' must come before non-option arguments)"
+    )
+    if not m:
+        return []
+    flag = m.group(1) or m.group(2)
+    words = c.script.split()
+    if flag not in words:
+        return []
+    i = words.index(flag)
+    # The file name is the nearest earlier word that is neither a flag nor the subcommand.
+    sub = _sub(c)
+    j = next(
+        (k for k in range(i - 1, 0, -1) if not words[k].startswith("-") and words[k] != sub),
+        None,
+    )
+    if j is None or words[j] in ("git", sub):
+        return []
+    words.insert(j, words.pop(i))
+    return [" ".join(words)]
+
+
+@rule("git_help_aliased", "That name is an alias: ask for help on the command it stands for.", 5)
+def help_aliased(c: Case) -> list[str]:
+    m = c.search(r"[`'‘]git (\S+)['’] is aliased to [`'‘]([^'’\s]+)")
+    if not (m and c.is_app("git")):
+        return []
+    return [c.replace_arg(m.group(1), m.group(2))]
+
+
+@rule("git_remote_seturl_add", "No remote by that name yet: add it instead.", 5)
+def seturl_add(c: Case) -> list[str]:
+    if not (c.is_app("git") and "set-url" in c.args and c.has("no such remote")):
+        return []
+    return [c.replace_arg("set-url", "add")]
+
+
+@rule("git_branch_recreate", "Delete the existing branch and create it again here.", 45)
+def branch_recreate(c: Case) -> list[tuple[str, str, str]]:
+    m = c.search(r"fatal: (?:A branch named|a branch named) '([^']+)' already exists")
+    if not (m and c.is_app("git") and _sub(c) == "branch"):
+        return []
+    name = m.group(1)
+    return [
+        (
+            c.then(f"git branch -d {name}", c.script),
+            "Delete the old branch (if merged) and create it again.",
+            "The old branch's unmerged commits would stop being reachable by name.",
+        )
+    ]
+
+
+@rule("man_without_space", "A space is missing after `man`.", priority=60)
+def man_no_space(c: Case) -> list[str]:
+    m = c.search(r"(?:^|\s)(man([a-z][\w.-]+)): (?:command )?not found")
+    if not (m and c.posix and c.script.startswith(m.group(1))):
+        return []
+    return ["man " + m.group(2) + c.script[len(m.group(1)) :]]
+
+
+@rule("whois_url", "whois takes a domain name, not a URL.", priority=5)
+def whois_url(c: Case) -> list[str]:
+    if not c.is_app("whois"):
+        return []
+    for a in c.args:
+        m = re.match(r"^[a-z][\w+.-]*://([^/:?#]+)", a)
+        if m:
+            return [c.replace_arg(a, m.group(1))]
+    return []
+
+
+@rule("terraform_needs_init", "The working folder is not initialised: run terraform init first.", 5)
+def terraform_init(c: Case) -> list[str]:
+    if not (c.is_app("terraform", "tofu") and _sub(c) != "init"):
+        return []
+    if not c.has(
+        "initialization required",
+        'run "terraform init"',
+        "terraform init",
+        'run "tofu init"',
+        "please run init",
+    ):
+        return []
+    return [c.then(f"{c.app} init", c.script)]
+
+
+@rule("vagrant_not_running", "The machine is not running: start it, then retry.", priority=5)
+def vagrant_up(c: Case) -> list[str]:
+    if not (c.is_app("vagrant") and c.has("run `vagrant up`", "vm must be running")):
+        return []
+    if _sub(c) == "up":
+        return []
+    m = re.search(r"\bvagrant\s+\S+(?:\s+-\S+)*\s+([\w.-]+)\s*$", c.script)
+    up = f"vagrant up {m.group(1)}" if m and m.group(1) != _sub(c) else "vagrant up"
+    return [c.then(up, c.script)]
+
+
+@rule("long_form_help", "The tool reads -h differently: ask for --help.", priority=20)
+def long_help(c: Case) -> list[str]:
+    if "-h" not in c.args:
+        return []
+    m = c.search(r"[Tt]ry [`'‘\"]?(" + re.escape(c.app) + r" --help)[`'’\"]? for more")
+    return [m.group(1)] if m else []
+
+
+@rule("ag_literal", "The pattern is not a valid regex: search for it literally.", priority=5)
+def ag_literal(c: Case) -> list[str]:
+    if not (c.is_app("ag") and c.has("run ag with -q")):
+        return []
+    return [c.replace_word("ag", "ag -Q")]
+
+
+@rule("go_run_file", "go run takes a .go file or a package path.", priority=6)
+def go_run_file(c: Case) -> list[str]:
+    if not (c.is_app("go") and _sub(c) == "run"):
+        return []
+    if not c.has("is not in std", "cannot find package", "is not in goroot", "no required module"):
+        return []
+    words = [a for a in c.args[1:] if not a.startswith("-")]
+    if not words or "." in words[0].rsplit("/", 1)[-1]:
+        return []
+    return [c.replace_arg(words[0], f"{words[0]}.go"), c.replace_arg(words[0], f"./{words[0]}")]
+
+
+@rule("cloud_cli_maybe_meant", "The CLI names the group you meant.", priority=6)
+def cloud_choice(c: Case) -> list[str]:
+    m = c.search(r"Invalid choice: '([^']+)'")
+    if not (m and c.is_app("gcloud", "gsutil", "aws", "az")):
+        return []
+    typo = m.group(1)
+    hints = re.findall(r"^\s*(?:\$ |\* )(\S+(?: \S+)*)\s*$", c.output[m.end() :], re.M)
+    out = []
+    for h in hints[:3]:
+        word = h.split()[-1]
+        if word != typo:
+            out.append(c.replace_arg(typo, word))
+    return out
+
+
+@rule("local_wrapper_script", "That program is a script in this folder: run it with ./", 12)
+def local_script(c: Case) -> list[str]:
+    from termwise.agent.rules.not_found import missing_command
+
+    name = missing_command(c)
+    if not (name and c.cwd and c.posix and "/" not in name):
+        return []
+    wrappers = {"gradle": "gradlew", "mvn": "mvnw"}
+    for cand in (name, wrappers.get(name, "")):
+        if cand and (Path(c.cwd) / cand).is_file():
+            return [c.replace_word(name, f"./{cand}")]
+    return []

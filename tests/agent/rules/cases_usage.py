@@ -1,0 +1,161 @@
+"""Usage slips and Windows setup gaps, with the fix each message points to."""
+
+from __future__ import annotations
+
+from tests.agent.rules.table import T
+
+STORE = (
+    "Python was not found; run without arguments to install from the Microsoft Store, "
+    "or disable this shortcut from Settings > Manage App Execution Aliases."
+)
+
+CASES = [
+    T("git log README.md -p", "fatal: bad flag '-p' used after filename", "git log -p README.md"),
+    T(
+        "git diff src/app.py --stat",
+        "fatal: option '--stat' must come before non-option arguments",
+        "git diff --stat src/app.py",
+    ),
+    T("git help st", "`git st' is aliased to `status'", "git help status"),
+    T(
+        "git pull",
+        "error: cannot pull with rebase: You have unstaged changes.\nerror: please commit or stash them.",
+        "git stash && git pull && git stash pop",
+        first=False,
+    ),
+    T(
+        "git pull --rebase",
+        "error: cannot pull with rebase: Your index contains uncommitted changes.\nerror: please commit or stash them.",
+        "git pull --rebase --autostash",
+        first=False,
+    ),
+    T(
+        "git remote set-url origin git@github.com:me/app.git",
+        "error: No such remote 'origin'",
+        "git remote add origin git@github.com:me/app.git",
+    ),
+    T(
+        "git branch feature",
+        "fatal: a branch named 'feature' already exists",
+        "git branch -d feature && git branch feature",
+        first=False,
+    ),
+    T(
+        "git git push origin main",
+        "git: 'git' is not a git command. See 'git --help'.",
+        "git push origin main",
+    ),
+    T(
+        "git pull",
+        "There is no tracking information for the current branch.\nPlease specify which branch you want to merge with.\n"
+        "See git-pull(1) for details\n\n    git pull <remote> <branch>\n\n"
+        "If you wish to set tracking information for this branch you can do so with:\n\n"
+        "    git branch --set-upstream-to=<remote>/<branch> master\n",
+        "git branch --set-upstream-to=origin/master master && git pull",
+        first=False,
+    ),
+    T(
+        "docker image rm -f cd809b04b6ff",
+        "Error response from daemon: conflict: unable to delete cd809b04b6ff (cannot be forced)"
+        " - image is being used by running container e5e2591040d1",
+        "docker container rm -f e5e2591040d1 && docker image rm -f cd809b04b6ff",
+    ),
+    T(
+        "javac Main",
+        "error: Class names, 'Main', are only accepted if annotation processing is explicitly requested\n1 error",
+        "javac Main.java",
+    ),
+    T("mandiff", "bash: mandiff: command not found", "man diff", first=False),
+    T(
+        "git commit -m 'My Message\"",
+        "bash: unexpected EOF while looking for matching `''",
+        'git commit -m "My Message"',
+    ),
+    T(
+        "whois https://en.wikipedia.org/wiki/Main_Page",
+        "No whois server is known for this kind of object.",
+        "whois en.wikipedia.org",
+    ),
+    T(
+        "terraform plan",
+        "Error: Initialization required. Please see the error message above.",
+        "terraform init && terraform plan",
+    ),
+    T(
+        "vagrant ssh",
+        "VM must be running to open SSH connection. Run `vagrant up`\nto start the virtual machine.",
+        "vagrant up && vagrant ssh",
+    ),
+    T(
+        "grep -h",
+        "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.",
+        "grep --help",
+    ),
+    T(
+        "ag \\(",
+        "ERR: Bad regex! pcre_compile() failed at position 1: missing )\n"
+        "If you meant to search for a literal string, run ag with -Q\n",
+        "ag -Q \\(",
+    ),
+    T(
+        "gcloud comute instances list",
+        "ERROR: (gcloud) Invalid choice: 'comute'.\nMaybe you meant:\n  $ gcloud compute\n",
+        "gcloud compute instances list",
+    ),
+    T("go run main", "package main is not in std (/usr/local/go/src/main)", "go run main.go"),
+    T(
+        "brew rm tbb",
+        "tbb 4.4-20160526, 4.4-20160722 are still installed.\nRemove all versions with `brew uninstall --force tbb`.",
+        "brew uninstall --force tbb",
+    ),
+    T(
+        "heroku log",
+        " ▸    log is not a heroku command.\n ▸    Perhaps you meant logs?\n ▸    Run heroku help for a list of available commands.",
+        "heroku logs",
+    ),
+    T(
+        "mvn",
+        "[ERROR] No goals have been specified for this build. You must specify a valid lifecycle phase.",
+        "mvn clean package",
+        first=False,
+    ),
+    # Windows
+    T("python3 -m venv .venv", STORE, "py -m venv .venv", "powershell"),
+    T(
+        "Get-ADUser bob",
+        "Get-ADUser : The term 'Get-ADUser' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+        "Add-WindowsCapability -Online -Name Rsat.ActiveDirectory.DS-LDS.Tools~~~~0.0.1.0",
+        "powershell",
+    ),
+    T(
+        "Invoke-Sqlcmd -Query 'SELECT 1'",
+        "Invoke-Sqlcmd: The term 'Invoke-Sqlcmd' is not recognized as a name of a cmdlet, function, script file, or executable program.",
+        "Find-Module -Command Invoke-Sqlcmd",
+        "pwsh",
+    ),
+    T(
+        "py app.py",
+        "No installed Python found!",
+        "winget install -e --id Python.Python.3.12",
+        "cmd",
+    ),
+    T(
+        "py -3.11 app.py",
+        "No suitable Python runtime found\nPass --list (-0) to see all detected environments on your machine",
+        "winget install -e --id Python.Python.3.11",
+        "cmd",
+    ),
+    T(
+        "wsl",
+        "Windows Subsystem for Linux has no installed distributions.\nDistributions can be installed by visiting the Microsoft Store.",
+        "wsl --install -d Ubuntu",
+        "powershell",
+    ),
+    T(
+        "npm install",
+        "npm ERR! code EPERM\nnpm ERR! syscall rename\nnpm ERR! Error: EPERM: operation not permitted, rename "
+        "'C:\\proj\\node_modules\\.staging\\x' -> 'C:\\proj\\node_modules\\x'",
+        "npm cache clean --force; npm install",
+        "powershell",
+    ),
+]

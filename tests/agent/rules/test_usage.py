@@ -1,0 +1,49 @@
+"""Usage slips (flags out of place, doubled words, aliases) and Windows setup gaps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from termwise.agent.rules import suggest_fixes
+
+from tests.agent.rules.cases_usage import CASES
+from tests.agent.rules.table import T, check, ids
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_usage_table(case: T) -> None:
+    """Each slip yields the corrected command, the most specific fix first."""
+    check(case)
+
+
+def test_tmux_abbreviation_prefers_the_closest_completion() -> None:
+    """An ambiguous tmux abbreviation ranks the shortest completion first."""
+    out = (
+        "ambiguous command: list, could be: list-buffers, list-clients, list-commands, "
+        "list-keys, list-panes, list-sessions, list-windows"
+    )
+    got = [s.command for s in suggest_fixes("tmux list", out, 1)]
+    assert got[:2] == ["tmux list-keys", "tmux list-panes"]
+
+
+def test_wrapper_script_in_the_folder(tmp_path: Path) -> None:
+    """`gradle` missing but ./gradlew present: run the project's wrapper."""
+    (tmp_path / "gradlew").write_text("#!/bin/sh\n")
+    got = suggest_fixes("gradle tasks", "bash: gradle: command not found", 127, cwd=str(tmp_path))
+    assert "./gradlew tasks" in [s.command for s in got]
+
+
+def test_program_in_the_folder_needs_dot_slash(tmp_path: Path) -> None:
+    """A program built in this folder is run with ./ (the shell does not search the cwd)."""
+    (tmp_path / "server").write_text("")
+    got = suggest_fixes(
+        "server --port 80", "bash: server: command not found", 127, cwd=str(tmp_path)
+    )
+    assert "./server --port 80" in [s.command for s in got]
+
+
+def test_balanced_quotes_are_left_alone() -> None:
+    """A script whose quotes already pair up gets no quote rewrite."""
+    got = suggest_fixes("echo \"it's\" 'x'", "bash: foo: command not found", 127)
+    assert not any(s.rule == "mismatched_quotes" for s in got)
