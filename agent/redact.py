@@ -29,9 +29,11 @@ def marker(kind: str) -> str:
 # name = value in shell, env, JSON, YAML, INI and flag forms. The regex starts at the
 # key word (fast); the full name is read backwards from there in Python.
 _ASSIGN = re.compile(
-    r"(?:password|passwd|passphrase|secret|token|credentials?|salt|cookie|key)"
+    r"(?:password|passwd|passphrase|pass|pwd|secret|token|credentials?|salt|cookie|key)"
+    r"(?:[_.-](?:base|b64|base64|hex|value|data|str|string|plain|raw))?"  # SECRET_KEY_BASE
     r"(?![A-Za-z0-9])"
-    r"(?P<q1>[\"']?)(?P<sep>[ \t]*[:=][ \t]*|[ \t]+(?=[\"']?[^\s\"'=:]{8,}))"
+    r"(?P<q1>[\"']?)"
+    r"(?P<sep>[ \t]*[:=][ \t]*|(?<=[\"'])[ \t]*,[ \t]*(?=[\"'])|[ \t]+(?=[\"']?[^\s\"'=:]{4,}))"
     r"(?P<val>\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|\$\{[^}\s]*\}|[^\s\"',;}{)]+)",
     re.IGNORECASE,
 )
@@ -41,7 +43,11 @@ _B64_LINE_RE = re.compile(rf"(?:{B64_LINE})?")
 # The user may be empty (redis://:pw@host); the password may hold `@` (up to the last one).
 _URL_PASSWORD = re.compile(r"(?P<head>://[^/\s:@'\"]*:)(?P<pw>[^\s/'\"]+)(?=@[\w.\[-])")
 _AWS_SECRET_NAME = re.compile(r"aws_?secret|secret_?access_?key", re.IGNORECASE)
-_STRONG = re.compile(r"password|passwd|passphrase|secret|token|api[_-]?key|apikey", re.IGNORECASE)
+_STRONG = re.compile(
+    r"password|passwd|passphrase|secret|token|api[_-]?key|apikey|(?<![a-z])pass(?![a-z])"
+    r"|(?<=[_.-])pwd(?![a-z])",
+    re.IGNORECASE,
+)
 _BEARER = re.compile(r"(?i)(?<=\bBearer )[A-Za-z0-9._~+/=-]{12,}")
 _PLACEHOLDER = re.compile(
     r"^(?:\$\{?\w+\}?|\$\(.*\)|<[^>]*>|\*+|x+|\.\.\.|…|null|none|true|false|yes|no|"
@@ -54,7 +60,8 @@ _DATA_URI = re.compile(r"(?<=;base64,)[A-Za-z0-9+/]{16,}={0,2}")
 _NOT_SECRET = re.compile(
     r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|(?:sha1|sha256|sha384|sha512|md5)[:-].*|[0-9a-f]{40}"  # a git commit id
-    r"|(?:[A-Za-z0-9_.]+-)+[0-9a-f]{40,128})$"  # CI cache keys: words, then a content hash
+    r"|(?:[A-Za-z0-9_.]+-)+[0-9a-f]{40,128}"  # CI cache keys: words, then a content hash
+    r"|(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)+/?|[A-Za-z]:\\[^\s]*)$"  # file paths
 )
 
 
@@ -82,7 +89,7 @@ def _kind_for_name(name: str, value: str) -> str | None:
     if _AWS_SECRET_NAME.search(lower) and re.fullmatch(r"[A-Za-z0-9/+=]{40}", value):
         return "aws-secret-key"
     if _STRONG.search(lower):
-        if "pass" in lower:
+        if "pass" in lower or "pwd" in lower:
             return "password"
         if "token" in lower:
             return "token"
@@ -200,19 +207,30 @@ def _orphan_pem_ends(text: str, found: set[str]) -> str:
     return "".join(out)
 
 
+def _spaced_value_ok(name: str, value: str, kind: str) -> bool:
+    """`name value` with only a space between: a flag's argument, or a generated value."""
+    if len(value) < 8 and not name.startswith("-"):
+        return False
+    if name.startswith("-") and not value.startswith("-"):
+        return True  # `--db-password hunter2`
+    return kind == "high-entropy" or _looks_random(value, 8)
+
+
 def _assignment_replacer(found: set[str]) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         raw = m.group("val")
         value = raw[1:-1] if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2 else raw
         if not value or _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
             return m.group(0)
-        kind = _kind_for_name(
-            _name_before(m.string, m.start()) + m.group(0)[: m.start("q1") - m.start()], value
-        )
+        name = _name_before(m.string, m.start()) + m.group(0)[: m.start("q1") - m.start()]
+        kind = _kind_for_name(name, value)
         if kind is None:
             return m.group(0)
-        if m.group("sep").strip() == "" and kind != "high-entropy" and not _looks_random(value, 8):
+        sep = m.group("sep").strip()
+        if sep == "" and not _spaced_value_ok(name, value, kind):
             return m.group(0)  # `--token abc`-style needs a secret-looking value (prose is common)
+        if sep == "," and re.fullmatch(r"[a-z_]+", value):
+            return m.group(0)  # ("password", "email"): a list of field names, not a call
         found.add(kind)
         quote = raw[0] if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2 else ""
         prefix = m.string[m.start(0) : m.start("val")]  # the name part before m.start() stays

@@ -41,6 +41,12 @@ RULES: list[TokenRule] = [
         ("---",),
         re.DOTALL,
     ),
+    # PuTTY .ppk: the base64 lines under `Private-Lines: N`.
+    TokenRule(
+        "private-key",
+        r"Private-Lines:[ \t]*\d+[ \t]*\r?\n(?P<s>[A-Za-z0-9+/=]{4,}(?:[ \t]*\r?\n[A-Za-z0-9+/=]{4,})*)",
+        ("Private-Lines:",),
+    ),
     TokenRule("age-secret-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", ("AGE-SECRET-KEY-",)),
     # kubeconfig: the client's private key, base64 of a PEM block.
     TokenRule(
@@ -146,7 +152,9 @@ RULES: list[TokenRule] = [
     ),
     # SAS tokens: the signature parameter of a signed Azure URL or connection string.
     TokenRule("azure-sas", r"(?<=[?&;])sig=(?P<s>[A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})", ("sig=",)),
-    TokenRule("telegram-bot-token", r"\b\d{8,10}:A[A-Za-z0-9_-]{34}\b", (":A",)),
+    TokenRule(
+        "telegram-bot-token", r"(?:(?<=bot)|(?<![A-Za-z0-9]))\d{6,12}:A[A-Za-z0-9_-]{34}\b", (":A",)
+    ),
     TokenRule(
         "discord-token",
         r"\b[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}\b",

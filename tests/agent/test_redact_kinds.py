@@ -201,6 +201,25 @@ CASES = [
     ("docker login -u ci -p Hunter2Pass registry.example.com", "Hunter2Pass", "password"),
     ("az login --service-principal -u app -p 'pa ss' --tenant t", "pa ss", "password"),
     ("sshpass -p s3cret ssh root@host", "s3cret", "password"),
+    ("SMTP_PASS=mailpw99", "mailpw99", "password"),
+    ("DB_PWD: mailpw99", "mailpw99", "password"),
+    ("myapp --db-password hunter2 --port 5432", "hunter2", "password"),
+    ("SECRET_KEY_BASE=8f2a9b3c4d5e6f708192a3b4c5d6e7f8", "8f2a9b3c4d5e", "api-key"),
+    (
+        "[Environment]::SetEnvironmentVariable('API_TOKEN', 'abc123xyz789', 'User')",
+        "abc123xyz789",
+        "token",
+    ),
+    (
+        "https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1/getMe",
+        "AAHdqTcvCH1vGWJx",
+        "telegram-bot-token",
+    ),
+    (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nAAAAIGhpZGRlbnNlY3JldGtleW1hdGVyaWFs\nPrivate-MAC: ab",
+        "AAAAIGhpZGRlbnNl",
+        "private-key",
+    ),
     (
         "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF0AbCdEfGhIjKlMnOpQrStUvWxYz0123\n=AbCd\n"
         "-----END PGP PRIVATE KEY BLOCK-----",
@@ -252,6 +271,11 @@ SURVIVORS = [
     "from huggingface_hub import hf_hub_download",
     '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==">',
     "Basic usage: run the tool with --help",
+    'fields = ("username", "password", "email")',
+    "Enter pass phrase for key '/home/me/.ssh/id_rsa':",
+    "the token expired yesterday, 12 passed, 0 failed",
+    "PWD=/home/me\nOLDPWD=/tmp\nbypass: true",
+    "ssh -i ~/.ssh/deploy_key --token-file ./t.txt --password-stdin",
     "Cache restored from key: node-cache-Linux-x64-npm-" + HEX64,
     "docker login registry.example.com\nLogin Succeeded",
     "docker login -u me --password-stdin < token.txt",
