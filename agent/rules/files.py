@@ -144,7 +144,8 @@ def cp_dir(c: Case) -> list[str]:
     if not c.is_app("cp", "scp") or not c.posix:
         return []
     if not re.search(
-        r"-r not specified; omitting directory|omitting directory|is a directory \(not copied\)|not a regular file",
+        r"-r not specified; omitting directory|omitting directory|is a directory \(not copied\)"
+        r"|not a regular file|^cp: [^\n]*: is a directory",
         c.output,
     ):
         return []

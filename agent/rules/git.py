@@ -67,7 +67,11 @@ def set_upstream(c: Case) -> list[str]:
     else:
         m = c.search(r"The current branch (\S+) has no upstream branch")
         cmd = f"git push --set-upstream origin {m.group(1) if m else 'HEAD'}"
-    extra = [a for a in c.args if a.startswith("-") and a not in ("-u", "--set-upstream")]
+    at = c.args.index("push") if "push" in c.args else -1
+    if at > 0:  # keep global options (`git -c k=v push`, `git -C dir push`) where they were
+        cmd = cmd.replace("git push", "git " + " ".join(c.args[:at]) + " push", 1)
+    after = c.args[at + 1 :]
+    extra = [a for a in after if a.startswith("-") and a not in ("-u", "--set-upstream")]
     if extra:
         cmd = cmd + " " + " ".join(extra)
     return [cmd]

@@ -79,7 +79,13 @@ def pip(c: Case) -> list[str]:
     m = c.search(r'unknown command "([^"]+)"(?: - maybe you meant "([^"]+)")?')
     if not m or not (c.is_app("pip", "pip3") or "-m pip" in c.script):
         return []
-    return _replace(c, m.group(1), [m.group(2)] if m.group(2) else _nearest(c, m.group(1), "pip"))
+    synonyms = {"remove": "uninstall", "delete": "uninstall", "rm": "uninstall", "add": "install"}
+    wrong = m.group(1)
+    if m.group(2):
+        names = [m.group(2)]
+    else:
+        names = [synonyms[wrong]] if wrong in synonyms else _nearest(c, wrong, "pip")
+    return _replace(c, wrong, names)
 
 
 @rule("brew_unknown_command", "The nearest brew command.", priority=6)

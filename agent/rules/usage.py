@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from pathlib import Path
 
+from termwise.agent.rules import fuzzy
 from termwise.agent.rules.engine import Case, rule
 
 
@@ -169,3 +171,40 @@ def local_script(c: Case) -> list[str]:
         if cand and (Path(c.cwd) / cand).is_file():
             return [c.replace_word(name, f"./{cand}")]
     return []
+
+
+@rule("dfs_mkdir_parents", "Create the missing parent folders too (-p).", priority=6)
+def dfs_mkdir(c: Case) -> list[str]:
+    m = re.search(r"(\s-mkdir)(\s)", c.script)
+    if not (m and "-p" not in c.args and c.has("no such file or directory")):
+        return []
+    return [c.script[: m.end(1)] + " -p" + c.script[m.end(1) :]]
+
+
+@rule("usage_command_list", "The nearest of the commands the usage text lists.", priority=9)
+def usage_command_list(c: Case) -> list[str]:
+    """`docker swarm int` printing `Usage: docker swarm COMMAND` and a `Commands:` list."""
+    m = c.search(r"^Usage:\s+([\w.-]+(?: [\w.-]+)*) COMMAND\b")
+    if not m:
+        return []
+    prefix = m.group(1).split()
+    words = c.script.split()
+    n = len(prefix)
+    if words[:n] != prefix or len(words) <= n or words[n].startswith("-"):
+        return []
+    block = re.search(r"^Commands:\n((?:[ \t]+[\w-]+[^\n]*\n?)+)", c.output[m.end() :], re.M)
+    if not block:
+        return []
+    names = [ln.split()[0] for ln in block.group(1).splitlines() if ln.strip()]
+    wrong = words[n]
+    if wrong in names:
+        return []
+    close = sorted(
+        (x for x in names if SequenceMatcher(None, wrong, x).ratio() >= 0.5 or x.startswith(wrong)),
+        key=lambda x: (
+            not x.startswith(wrong),
+            fuzzy.distance(wrong, x),
+            -SequenceMatcher(None, wrong, x).ratio(),
+        ),
+    )
+    return [" ".join([*words[:n], x, *words[n + 1 :]]) for x in close[:3]]

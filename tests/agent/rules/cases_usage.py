@@ -9,7 +9,50 @@ STORE = (
     "or disable this shortcut from Settings > Manage App Execution Aliases."
 )
 
+UPSTREAM = (
+    "fatal: The current branch master has no upstream branch.\n"
+    "To push the current branch and set the remote as upstream, use\n\n"
+    "    git push --set-upstream origin master\n\n"
+)
+DOCKER_IMAGE = (
+    "\nUsage:\tdocker image COMMAND\n\nManage images\n\nCommands:\n"
+    "  build       Build an image from a Dockerfile\n"
+    "  history     Show the history of an image\n"
+    "  load        Load an image from a tar archive or STDIN\n"
+    "  ls          List images\n"
+    "  prune       Remove unused images\n"
+    "  rm          Remove one or more images\n"
+    "  tag         Create a tag TARGET_IMAGE that refers to SOURCE_IMAGE\n\n"
+    "Run 'docker image COMMAND --help' for more information on a command.\n"
+)
+DOCKER_SWARM = (
+    "\nUsage:\tdocker swarm COMMAND\n\nManage Swarm\n\nCommands:\n"
+    "  ca          Display and rotate the root CA\n"
+    "  init        Initialize a swarm\n"
+    "  join        Join a swarm as a node and/or manager\n"
+    "  join-token  Manage join tokens\n"
+    "  leave       Leave the swarm\n\n"
+    "Run 'docker swarm COMMAND --help' for more information on a command.\n"
+)
+
 CASES = [
+    T(
+        "git -c core.quotepath=off push --quiet origin",
+        UPSTREAM,
+        "git -c core.quotepath=off push --set-upstream origin master --quiet",
+    ),
+    T(
+        "hdfs dfs -mkdir foo/bar/baz",
+        "mkdir: `foo/bar/baz': No such file or directory",
+        "hdfs dfs -mkdir -p foo/bar/baz",
+    ),
+    T("pip remove requests", 'ERROR: unknown command "remove"', "pip uninstall requests"),
+    T("pip delete requests", 'ERROR: unknown command "delete"', "pip uninstall requests"),
+    T("reboot", "reboot: need root privileges", "sudo reboot"),
+    T("cp src /backup", "cp: src: is a directory", "cp -r src /backup"),
+    T("docker image la", DOCKER_IMAGE, "docker image ls"),
+    T("docker image la", DOCKER_IMAGE, "docker image load", first=False),
+    T("docker swarm int", DOCKER_SWARM, "docker swarm init"),
     T("git log README.md -p", "fatal: bad flag '-p' used after filename", "git log -p README.md"),
     T(
         "git diff src/app.py --stat",
