@@ -10,6 +10,7 @@ from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Script
 from termwise.agent.safety.rules import CommandSpec, RuleSet, load_rules
+from termwise.agent.safety.sedscript import sed_effects
 
 MAX_DEPTH = 40  # shells inside shells, wrappers inside wrappers
 MAX_MESSAGE = 160
@@ -198,6 +199,9 @@ class Analyzer:
         spec = rules.spec_for(name)
         inv = read_invocation(name, spec, args)
         self.apply_rules(inv, spec.name if spec is not None else name, rules)
+        if spec is not None and spec.name == "sed":  # its script language can write and run
+            for rule_id, message in sed_effects(args, dynamic[1:]):
+                self.add("confirm", rule_id, message)
         self.base_level(inv, spec)
 
     def apply_rules(self, inv: Invocation, canonical: str, rules: RuleSet) -> None:

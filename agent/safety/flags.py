@@ -109,11 +109,13 @@ def _posix_flag(spec: CommandSpec, token: str, inv: Invocation, following: str |
     """Record a POSIX-style flag; True when it takes the next word as its value."""
     if token.startswith("--") or spec.style == "long1":
         name, eq, value = token.partition("=")
-        inv.add_flag(spec.flags.get(name, name), name)
+        full = _long_names(spec, name)
+        for option in full:
+            inv.add_flag(spec.flags.get(option, option), name)
         if eq:
             inv.values.append(value)
             return False
-        return name in spec.value_options
+        return any(option in spec.value_options for option in full)
     if token in spec.flags:  # a spec may name a whole cluster, e.g. find's -ok
         inv.add_flag(spec.flags[token], token)
     if token[1:].isdigit():
@@ -128,6 +130,14 @@ def _posix_flag(spec: CommandSpec, token: str, inv: Invocation, following: str |
                 return False
             return following is not None
     return False
+
+
+def _long_names(spec: CommandSpec, name: str) -> list[str]:
+    """getopt takes any unambiguous start of a long option (`--out` is `--output`); count all."""
+    if name in spec.flags or name in spec.value_options or spec.style != "posix" or len(name) < 4:
+        return [name]
+    known = {*spec.flags, *spec.value_options}
+    return sorted(o for o in known if o.startswith(name) and o.startswith("--")) or [name]
 
 
 def _is_ps_param(token: str) -> bool:
