@@ -21,6 +21,8 @@ def parse_posix(text: str) -> Script:
         return _plain(text)
     if "$'" in text:
         text = _ANSI_C.sub(_ansi_c_to_single_quotes, text)
+    if "$((" in text:  # bashlex has no arithmetic: a plain sum is a number to it
+        text = _ARITH.sub(_arith_value, text)
     if len(text) > MAX_GRAMMAR_CHARS:
         script = tolerant_parse(text)
         script.problems.append(f"too long to parse fully ({len(text)} characters)")
@@ -38,6 +40,14 @@ def parse_posix(text: str) -> Script:
     for node in nodes:
         _statement(node, script)
     return script
+
+
+_ARITH = re.compile(r"\$\(\(((?:[^()`]|\((?:[^()`])*\))*)\)\)")
+
+
+def _arith_value(match: re.Match[str]) -> str:
+    """`$((1+2))` → `0`; one holding a command substitution is left for the tolerant parser."""
+    return match.group(0) if "$(" in match.group(1) else "0"
 
 
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)

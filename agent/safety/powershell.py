@@ -287,6 +287,11 @@ def _escape(ch: str) -> str:
     return {"n": "\n", "t": "\t", "0": "\0", "a": "\a", "e": "\x1b"}.get(ch, ch)
 
 
+_KEYWORDS = frozenset(
+    "if elseif else foreach for while do until switch try catch finally trap".split()
+)
+
+
 def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Command:
     """One pipeline element: a command call, or an expression whose groups still run."""
     command = Command()
@@ -307,6 +312,15 @@ def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Comm
     elif rest and isinstance(rest[0], _Word) and rest[0].text == "." and rest[0].bare:
         call = True  # dot-sourcing: ". ./script.ps1"
         rest = rest[1:]
+    if (
+        not call
+        and len(rest) >= 2
+        and isinstance(rest[0], _Word)
+        and rest[0].bare
+        and rest[0].text.lower() in _KEYWORDS
+        and isinstance(rest[1], _Group)
+    ):
+        rest = rest[1:]  # `if (…) {…}`: a language statement; only its parts run
     head = rest[0] if rest else None
     is_call = isinstance(head, _Word) and (call or head.bare)
     for token in rest:
