@@ -12,7 +12,7 @@ from termwise.agent.rules.engine import Case, rule
 _CD_FAIL = (
     r"cd: no such file or directory: (.+)$",
     r"cd: (.+): No such file or directory",
-    r"cd: The directory '(.+?)' does not exist",
+    r"cd: The directory ['\"](.+?)['\"] does not exist",
     r"cd: can't cd to (.+)$",
     r"Cannot find path '(.+?)' because it does not exist",
 )

@@ -25,6 +25,7 @@ def autostash(c: Case) -> list[str]:
         r"cannot (?:pull with rebase|rebase): (?:You have unstaged changes"
         r"|Your index contains uncommitted changes)",
         c.output,
+        re.I,
     ):
         return []
     return [c.script + " --autostash", c.then("git stash", c.script, "git stash pop")]

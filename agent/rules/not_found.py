@@ -49,6 +49,11 @@ def missing_command(case: Case) -> str | None:
             if m:
                 name = m.group(1)
                 break
+        if name is None and case.parts:
+            # Bare `vom: not found` (busybox, some sh): only when it names the program run.
+            first = case.parts[0]
+            if re.search(rf"^{re.escape(first)}: not found\s*$", out, re.M):
+                name = first
     silent = not out.strip() and case.parts
     if name is None and silent and case.exit_code in (127, 9009) and case.family != "powershell":
         name = case.parts[0]  # 127 (POSIX) and 9009 (cmd) mean "command not found", even silently

@@ -36,6 +36,20 @@ DOCKER_SWARM = (
 )
 
 CASES = [
+    T("vom notes.txt", "vom: not found", "vim notes.txt"),
+    T(
+        "cd /srv/ap/",
+        'cd: The directory "/srv/ap/" does not exist',
+        "mkdir -p /srv/ap/ && cd /srv/ap/",
+        "fish",
+        first=False,
+    ),
+    T(
+        "git rebase -i HEAD~3",
+        "Cannot rebase: Your index contains uncommitted changes.\nPlease commit or stash them.",
+        "git stash && git rebase -i HEAD~3 && git stash pop",
+        first=False,
+    ),
     T(
         "git -c core.quotepath=off push --quiet origin",
         UPSTREAM,
