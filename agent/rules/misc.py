@@ -148,6 +148,10 @@ def unsudo(c: Case) -> list[str]:
         "you cannot run this as root",
         "please do not run this script with sudo",
         "should not be run as root",
+        "must not be run as root",
+        "you cannot perform this operation as root",
+        "running makepkg as root is not allowed",
+        "avoid running yay as root",
     ):
         return []
     return [re.sub(r"^sudo\s+", "", c.script)]

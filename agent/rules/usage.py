@@ -208,3 +208,14 @@ def usage_command_list(c: Case) -> list[str]:
         ),
     )
     return [" ".join([*words[:n], x, *words[n + 1 :]]) for x in close[:3]]
+
+
+@rule("formula_did_you_mean", "The package names the manager suggests.", priority=6)
+def formula_did_you_mean(c: Case) -> list[str]:
+    m = c.search(
+        r"with the name \"([^\"]+)\"\.?\s*Did you mean ([\w@.+/-]+(?:, [\w@.+/-]+)*(?:,? or [\w@.+/-]+)?)\?"
+    )
+    if not m:
+        return []
+    names = re.split(r",\s*(?:or\s+)?|\s+or\s+", m.group(2))
+    return [c.replace_arg(m.group(1), n) for n in names[:3] if n]

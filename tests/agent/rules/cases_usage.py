@@ -36,6 +36,24 @@ DOCKER_SWARM = (
 )
 
 CASES = [
+    T(
+        "brew install gitt",
+        'Warning: No available formula with the name "gitt". Did you mean git, gitg or gist?',
+        "brew install git",
+    ),
+    T(
+        "brew install gitt",
+        'Warning: No available formula with the name "gitt". Did you mean git, gitg or gist?',
+        "brew install gist",
+        first=False,
+    ),
+    T("sudo pacaur -S hello", "you cannot perform this operation as root", "pacaur -S hello"),
+    T(
+        "sudo brew install wget",
+        "Error: Running Homebrew as root is extremely dangerous and no longer supported.",
+        "brew install wget",
+    ),
+    T("sudo makepkg -si", "==> ERROR: Running makepkg as root is not allowed", "makepkg -si"),
     T("vom notes.txt", "vom: not found", "vim notes.txt"),
     T(
         "cd /srv/ap/",
