@@ -205,7 +205,10 @@ def _powershell(analyzer: Analyzer, name: str, args: list[str], depth: int) -> b
     while i < len(args):
         token = args[i]
         if len(token) > 1 and token[0] in "-/":
-            param = token[1:].lower()
+            param, colon, inline = token[1:].partition(":")
+            param = param.lower()
+            if colon and param in _PS_COMMAND | _PS_ENCODED | _PS_FILE:
+                args = [*args[:i], token[: len(param) + 1], inline, *args[i + 1 :]]  # -Command:x
             if param in _PS_COMMAND:
                 rest = " ".join(args[i + 1 :])
                 if rest.strip() in ("-", ""):
