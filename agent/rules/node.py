@@ -145,7 +145,10 @@ def yarn_printed(c: Case) -> list[str]:
     if not c.is_app("yarn"):
         return []
     m = c.search(r"Run \"(yarn [^\"]+)\" instead") or c.search(r"Did you mean `(yarn [^`]+)`\?")
-    return [m.group(1)] if m else []
+    if m:
+        return [m.group(1)]
+    m = c.search(r'Command "([^"]+)" not found\. Did you mean "([^"]+)"\?')
+    return [c.replace_arg(m.group(1), m.group(2))] if m else []
 
 
 @rule("npm_eresolve", "Peer dependencies conflict: install the way npm 6 did.", priority=8)

@@ -72,9 +72,10 @@ def chmod_script(c: Case) -> list[tuple[str, str]]:
     if not c.posix or "permission denied" not in c.lower:
         return []
     target = _script_target(c)
-    if not target or target not in c.output:
+    if not target or target.rsplit("/", 1)[-1] not in c.output:
         return []
-    out = [(c.then(f"chmod +x {target}", c.script), "Make the file executable, then run it.")]
+    mode_target = target[2:] if target.startswith("./") else target
+    out = [(c.then(f"chmod +x {mode_target}", c.script), "Make the file executable, then run it.")]
     if target.endswith(".py"):
         out.append((f"python3 {c.script}", "Run it with python3."))
     elif target.endswith(".sh") or "." not in target.rsplit("/", 1)[-1]:

@@ -173,12 +173,16 @@ def local_script(c: Case) -> list[str]:
     return []
 
 
-@rule("dfs_mkdir_parents", "Create the missing parent folders too (-p).", priority=6)
-def dfs_mkdir(c: Case) -> list[str]:
-    m = re.search(r"(\s-mkdir)(\s)", c.script)
-    if not (m and "-p" not in c.args and c.has("no such file or directory")):
+@rule("dfs_flag_missing", "hdfs dfs needs -p to create parents, -r to remove folders.", priority=6)
+def dfs_flag(c: Case) -> list[str]:
+    m = re.search(r"(\s-(mkdir|rm))(\s)", c.script)
+    if not m:
         return []
-    return [c.script[: m.end(1)] + " -p" + c.script[m.end(1) :]]
+    flag = {"mkdir": "-p", "rm": "-r"}[m.group(2)]
+    wanted = "no such file or directory" if flag == "-p" else "is a directory"
+    if flag in c.args or not c.has(wanted):
+        return []
+    return [c.script[: m.end(1)] + f" {flag}" + c.script[m.end(1) :]]
 
 
 @rule("usage_command_list", "The nearest of the commands the usage text lists.", priority=9)

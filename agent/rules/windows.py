@@ -184,7 +184,7 @@ def policy_scope(c: Case) -> list[str]:
 @rule("win_package_not_found", "No package by that name: search for the right one.", priority=8)
 def win_package(c: Case) -> list[tuple[str, str]]:
     words = [a for a in c.args if not a.startswith("-")]
-    name = words[-1] if len(words) >= 2 else ""
+    name = words[-1] if len(words) >= (1 if c.is_app("cinst") else 2) else ""
     if c.is_app("winget") and "no package found matching input criteria" in c.lower and name:
         return [(f"winget search {name}", "Find the package's exact id.")]
     if c.is_app("scoop") and "couldn't find manifest for" in c.lower and name:
@@ -192,7 +192,7 @@ def win_package(c: Case) -> list[tuple[str, str]]:
             (c.then("scoop bucket add extras", c.script), "Many apps live in the 'extras' bucket."),
             (f"scoop search {name}", "Find the app's name."),
         ]
-    if c.is_app("choco") and "was not found with the source" in c.lower and name:
+    if c.is_app("choco", "cinst") and "was not found with the source" in c.lower and name:
         return [
             (f"choco search {name}", "Find the package's name."),
             (c.replace_word(name, name + ".install"), "Many packages have a .install variant."),

@@ -51,17 +51,17 @@ CASES = [
         "mkdir -p ~/.npm-global && npm config set prefix ~/.npm-global && npm install -g typescript",
         first=False,
     ),
-    T("./deploy.sh", "bash: ./deploy.sh: Permission denied", "chmod +x ./deploy.sh && ./deploy.sh"),
+    T("./deploy.sh", "bash: ./deploy.sh: Permission denied", "chmod +x deploy.sh && ./deploy.sh"),
     T(
         "./deploy.sh",
         "zsh: permission denied: ./deploy.sh",
-        "chmod +x ./deploy.sh && ./deploy.sh",
+        "chmod +x deploy.sh && ./deploy.sh",
         "zsh",
     ),
     T(
         "./gradlew build",
         "bash: ./gradlew: Permission denied",
-        "chmod +x ./gradlew && ./gradlew build",
+        "chmod +x gradlew && ./gradlew build",
     ),
     T("scripts/run", "bash: scripts/run: Permission denied", "chmod +x scripts/run && scripts/run"),
     T(

@@ -35,7 +35,20 @@ DOCKER_SWARM = (
     "Run 'docker swarm COMMAND --help' for more information on a command.\n"
 )
 
+CHOCO_MISSING = (
+    "Installing the following packages:\nlogstitcher\nBy installing you accept licenses for the packages.\n"
+    "logstitcher not installed. The package was not found with the source(s) listed."
+)
+
 CASES = [
+    T("cinst logstitcher", CHOCO_MISSING, "cinst logstitcher.install", "powershell", first=False),
+    T("yarn etil", 'error Command "etil" not found. Did you mean "etl"?', "yarn etl"),
+    T(
+        "./install.sh --help",
+        "install.sh: permission denied",
+        "chmod +x install.sh && ./install.sh --help",
+    ),
+    T("hdfs dfs -rm logs", "rm: `logs`: Is a directory", "hdfs dfs -rm -r logs"),
     T(
         "brew install gitt",
         'Warning: No available formula with the name "gitt". Did you mean git, gitg or gist?',
