@@ -33,8 +33,8 @@ _ASSIGN = re.compile(
     r"(?:[_.-](?:base|b64|base64|hex|value|data|str|string|plain|raw))?"  # SECRET_KEY_BASE
     r"(?![A-Za-z0-9])"
     r"(?P<q1>[\"']?)"
-    r"(?P<sep>[ \t]*[:=][ \t]*|(?<=[\"'])[ \t]*,[ \t]*(?=[\"'])|[ \t]+(?=[\"']?[^\s\"'=:]{4,}))"
-    r"(?P<val>\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|\$\{[^}\s]*\}|[^\s\"',;}{)]+)",
+    r"(?P<sep>[ \t]*(?::=|=>|[?+]=|[:=])[ \t]*|(?<=[\"'])[ \t]*,[ \t]*(?=[\"'])|[ \t]+(?=[\"']?[^\s\"'=:]{4,}))"
+    r"(?P<val>\$\{\{[^}\n]*\}\}|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|\$\{[^}\s]*\}|[^\s\"',;}{)]+)",
     re.IGNORECASE,
 )
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -44,24 +44,36 @@ _B64_LINE_RE = re.compile(rf"(?:{B64_LINE})?")
 _URL_PASSWORD = re.compile(r"(?P<head>://[^/\s:@'\"]*:)(?P<pw>[^\s/'\"]+)(?=@[\w.\[-])")
 _AWS_SECRET_NAME = re.compile(r"aws_?secret|secret_?access_?key", re.IGNORECASE)
 _STRONG = re.compile(
-    r"password|passwd|passphrase|secret|token|api[_-]?key|apikey|(?<![a-z])pass(?![a-z])"
+    r"password|passwd|passphrase|secret|token|api[_-]?key|apikey|private[_-]?key|(?<![a-z])pass(?![a-z])"
     r"|(?<=[_.-])pwd(?![a-z])",
     re.IGNORECASE,
 )
 _BEARER = re.compile(r"(?i)(?<=\bBearer )[A-Za-z0-9._~+/=-]{12,}")
 _PLACEHOLDER = re.compile(
     r"^(?:\$\{?\w+\}?|\$\(.*\)|<[^>]*>|\*+|x+|\.\.\.|…|null|none|true|false|yes|no|"
-    r"changeme|redacted|\[REDACTED:[\w-]+\].*|%\w+%|\{\{.*\}\})$",
+    r"changeme|redacted|\[REDACTED:[\w-]+\].*|%\w+%|\$?\{\{.*\}\}|"
+    r"your[-_ ].*|.*[-_]here|.+(?:\.\.\.|…))$",
     re.IGNORECASE,
 )
 
 
+_MARKUP = (
+    re.compile(
+        r"<(?P<name>[\w:.-]{0,40}(?:pass|pwd|secret|token|key|credential)[\w:.-]{0,20})>"
+        r"(?P<v>[^<\s]{1,400})</(?P=name)>",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\b(?:key|name)=\"(?P<name>[^\"\n]{1,60})\"[ \t]+value=\"(?P<v>[^\"\n]{1,400})\""),
+)
 _DATA_URI = re.compile(r"(?<=;base64,)[A-Za-z0-9+/]{16,}={0,2}")
 _NOT_SECRET = re.compile(
     r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|(?:sha1|sha256|sha384|sha512|md5)[:-].*|[0-9a-f]{40}"  # a git commit id
-    r"|(?:[A-Za-z0-9_.]+-)+[0-9a-f]{40,128}"  # CI cache keys: words, then a content hash
-    r"|(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)+/?|[A-Za-z]:\\[^\s]*)$"  # file paths
+    r"|(?:[A-Za-z0-9_.]+-)+[0-9a-f]{40,128})$"  # CI cache keys: words, then a content hash
+)
+# A file path is where a secret is kept, not the secret (`private_key: ~/.ssh/id_rsa`).
+_PATH = re.compile(
+    r"^(?:(?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@-]+)+/?|[A-Za-z]:\\[^\s]*|[\w-]+\.(?:pem|key|json|txt))$"
 )
 
 
@@ -91,6 +103,8 @@ def _kind_for_name(name: str, value: str) -> str | None:
     if _STRONG.search(lower):
         if "pass" in lower or "pwd" in lower:
             return "password"
+        if "private" in lower and "key" in lower:
+            return "private-key"
         if "token" in lower:
             return "token"
         if "key" in lower:
@@ -144,6 +158,8 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
     if "earer " in text:
         text = sub("bearer-token", _BEARER, text)
+    if "<" in text:
+        text = _markup_values(text, found)
     text = _ASSIGN.sub(_assignment_replacer(found), text)
     return RedactResult(_restore_data_uris(text, blobs), sorted(found))
 
@@ -207,6 +223,27 @@ def _orphan_pem_ends(text: str, found: set[str]) -> str:
     return "".join(out)
 
 
+def _markup_values(text: str, found: set[str]) -> str:
+    """`<password>v</password>` and `key="ApiKey" value="v"` (XML config, .NET appSettings)."""
+
+    def repl(m: re.Match[str]) -> str:
+        value = m["v"]
+        if _PLACEHOLDER.match(value) or _PATH.match(value) or value.startswith("[REDACTED:"):
+            return m[0]
+        kind = _kind_for_name(m["name"], value)
+        if kind is None:
+            return m[0]
+        return (
+            m.string[m.start() : m.start("v")]
+            + _found(found, kind)
+            + m.string[m.end("v") : m.end()]
+        )
+
+    for pattern in _MARKUP:
+        text = pattern.sub(repl, text)
+    return text
+
+
 def _spaced_value_ok(name: str, value: str, kind: str) -> bool:
     """`name value` with only a space between: a flag's argument, or a generated value."""
     if len(value) < 8 and not name.startswith("-"):
@@ -220,7 +257,7 @@ def _assignment_replacer(found: set[str]) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         raw = m.group("val")
         value = raw[1:-1] if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2 else raw
-        if not value or _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
+        if not value or _PLACEHOLDER.match(value) or _PATH.match(value) or value.startswith("["):
             return m.group(0)
         name = _name_before(m.string, m.start()) + m.group(0)[: m.start("q1") - m.start()]
         kind = _kind_for_name(name, value)
