@@ -87,12 +87,18 @@ def push_rejected(c: Case) -> list[tuple[str, ...]]:
         return []
     push = c.script
     lease = re.sub(r"\bpush\b", "push --force-with-lease", push, count=1)
+    # Pull from where the push went: `git push up main` -> `git pull up main`.
+    at = c.args.index("push") if "push" in c.args else len(c.args)
+    where = [a for a in c.args[at + 1 :] if not a.startswith("-")][:2]
+    if any(":" in w or w.startswith("+") for w in where[1:]):
+        where = where[:1]
+    src = (" " + " ".join(where)) if where and ":" not in where[0] else ""
     return [
         (
-            c.then("git pull --rebase", push),
+            c.then(f"git pull --rebase{src}", push),
             "Replay your commits on top of the remote's, then push.",
         ),
-        (c.then("git pull", push), "Merge the remote's commits into yours, then push."),
+        (c.then(f"git pull{src}", push), "Merge the remote's commits into yours, then push."),
         (
             lease,
             "Overwrite the remote branch (only if nobody else pushed there): discards their commits.",

@@ -63,12 +63,18 @@ def branch_recreate(c: Case) -> list[tuple[str, str, str]]:
     if not (m and c.is_app("git") and _sub(c) == "branch"):
         return []
     name = m.group(1)
+    lost = "The old branch's unmerged commits would stop being reachable by name."
     return [
         (
             c.then(f"git branch -d {name}", c.script),
             "Delete the old branch (if merged) and create it again.",
-            "The old branch's unmerged commits would stop being reachable by name.",
-        )
+            lost,
+        ),
+        (
+            c.then(f"git branch -D {name}", c.script),
+            "Delete the old branch even if unmerged, and create it again.",
+            lost,
+        ),
     ]
 
 
@@ -223,3 +229,16 @@ def formula_did_you_mean(c: Case) -> list[str]:
         return []
     names = re.split(r",\s*(?:or\s+)?|\s+or\s+", m.group(2))
     return [c.replace_arg(m.group(1), n) for n in names[:3] if n]
+
+
+@rule("where_command_is_one_of", "The nearest of the commands the usage text lists.", priority=9)
+def command_is_one_of(c: Case) -> list[str]:
+    """Old npm: `Usage: npm <command>` then `where <command> is one of:` and a word list."""
+    m = c.search(r"where <command> is one of:\s*\n((?:[ \t]+[\w-]+,[^\n]*\n?)+)")
+    if not m:
+        return []
+    names = [w.strip() for w in m.group(1).replace("\n", " ").split(",") if w.strip()]
+    words = [a for a in c.args if not a.startswith("-")]
+    if not words or words[0] in names:
+        return []
+    return [c.replace_arg(words[0], n) for n in fuzzy.closest(words[0], names, n=3, limit=3)]

@@ -76,8 +76,18 @@ CASES = [
     ),
     T("git push --force", NO_UPSTREAM.format("fix"), "git push --set-upstream origin fix --force"),
     T("git push", REJECTED, "git pull --rebase && git push"),
-    T("git push origin main", REJECTED, "git pull --rebase; git push origin main", "powershell"),
-    T("git push origin main", REJECTED, "git pull --rebase && git push origin main", "pwsh"),
+    T(
+        "git push origin main",
+        REJECTED,
+        "git pull --rebase origin main; git push origin main",
+        "powershell",
+    ),
+    T(
+        "git push origin main",
+        REJECTED,
+        "git pull --rebase origin main && git push origin main",
+        "pwsh",
+    ),
     T("git push", NON_FF, "git push --force-with-lease", first=False),
     T("git push", NON_FF, "git pull && git push", first=False),
     T(

@@ -40,7 +40,42 @@ CHOCO_MISSING = (
     "logstitcher not installed. The package was not found with the source(s) listed."
 )
 
+BEHIND = (
+    "To github.com:me/app.git\n ! [rejected]        main -> main (non-fast-forward)\n"
+    "error: failed to push some refs to 'github.com:me/app.git'\n"
+    "hint: Updates were rejected because the tip of your current branch is behind\n"
+    "hint: its remote counterpart. Integrate the remote changes (e.g.\n"
+    "hint: 'git pull ...') before pushing again.\n"
+)
+NPM_OLD_USAGE = (
+    "\nUsage: npm <command>\n\nwhere <command> is one of:\n"
+    "    access, adduser, bin, bugs, cache, config, dedupe, docs, edit, help, init,\n"
+    "    install, link, list, ls, outdated, pack, prune, publish, rebuild, remove,\n"
+    "    run-script, search, start, stop, test, uninstall, update, upgrade, version, view\n\n"
+    "npm <cmd> -h     quick help on <cmd>\n"
+)
+
 CASES = [
+    T(
+        "git push upstream main",
+        BEHIND,
+        "git pull --rebase upstream main && git push upstream main",
+    ),
+    T(
+        "git push upstream main",
+        BEHIND,
+        "git pull upstream main && git push upstream main",
+        first=False,
+    ),
+    T("git push origin HEAD:main", BEHIND, "git pull --rebase origin && git push origin HEAD:main"),
+    T("npm urgrade", NPM_OLD_USAGE, "npm upgrade"),
+    T("npm -g isntall gulp", NPM_OLD_USAGE, "npm -g install gulp"),
+    T(
+        "git branch foo",
+        "fatal: A branch named 'foo' already exists.",
+        "git branch -D foo && git branch foo",
+        first=False,
+    ),
     T("cinst logstitcher", CHOCO_MISSING, "cinst logstitcher.install", "powershell", first=False),
     T("yarn etil", 'error Command "etil" not found. Did you mean "etl"?', "yarn etl"),
     T(
