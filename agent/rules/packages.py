@@ -119,7 +119,7 @@ def missing_header(c: Case) -> list[str]:
 def brew_printed(c: Case) -> list[str]:
     if not c.is_app("brew"):
         return []
-    found = re.findall(r"^[ \t]{2,}(brew \S[^\n]*?)\s*$", c.output, re.M)
+    found = re.findall(r"^[ \t]*(brew \S[^\n]*?)\s*$", c.output, re.M)
     found += re.findall(r"`(brew [^`\n]+)`", c.output)
     return [f for f in dict.fromkeys(found) if f != c.script][:2]
 

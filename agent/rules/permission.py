@@ -145,7 +145,11 @@ def sudo_path(c: Case) -> list[str]:
     m = c.search(r"^sudo: ([^\s:]+): command not found")
     if not m or not c.script.startswith("sudo "):
         return []
-    return [re.sub(r"^sudo\s+", 'sudo env "PATH=$PATH" ', c.script, count=1)]
+    # After sudo's own options (`-u app`, `-E`), before the command they apply to.
+    opts = re.match(r"^sudo((?:\s+(?:-[ughpCDRTU]\s+\S+|--\S+=\S+|-\S+))*)\s+", c.script)
+    if not opts:
+        return []
+    return ["sudo" + opts.group(1) + ' env "PATH=$PATH" ' + c.script[opts.end() :]]
 
 
 @rule("sudo_missing", "There is no sudo here: run the command directly.", priority=6)

@@ -57,6 +57,20 @@ NPM_OLD_USAGE = (
 
 CASES = [
     T(
+        "sudo -u app appcfg update .",
+        "sudo: appcfg: command not found",
+        'sudo -u app env "PATH=$PATH" appcfg update .',
+    ),
+    T(
+        "brew ln coreutils",
+        "Error: Could not symlink bin/gcp\nTarget /usr/local/bin/gcp\nalready exists. You may want to remove it:\n"
+        "rm '/usr/local/bin/gcp'\n\nTo force the link and overwrite all conflicting files:\n"
+        "brew link --overwrite coreutils\n\nTo list all files that would be deleted:\n"
+        "brew link --overwrite --dry-run coreutils\n",
+        "brew link --overwrite --dry-run coreutils",
+        first=False,
+    ),
+    T(
         "git push upstream main",
         BEHIND,
         "git pull --rebase upstream main && git push upstream main",
