@@ -242,3 +242,36 @@ def command_is_one_of(c: Case) -> list[str]:
     if not words or words[0] in names:
         return []
     return [c.replace_arg(words[0], n) for n in fuzzy.closest(words[0], names, n=3, limit=3)]
+
+
+@rule("npm_script_without_run", "That name is a package.json script: run it with npm run.", 5)
+def npm_script_without_run(c: Case) -> list[str]:
+    from termwise.agent.rules.env import package_scripts
+
+    if not (c.is_app("npm") and c.cwd):
+        return []
+    if not c.has("where <command> is one of", "unknown command", "usage: npm <command>"):
+        return []
+    words = [a for a in c.args if not a.startswith("-")]
+    if not words or words[0] not in package_scripts(c.cwd):
+        return []
+    at = c.script.index("npm") + 3
+    head, tail = c.script[:at], c.script[at:]
+    return [f"{head} run{tail}", f"{head} run-script{tail}"]
+
+
+@rule("git_diff_outside_repo", "Outside a repository, compare two files with --no-index.", 6)
+def git_diff_no_index(c: Case) -> list[str]:
+    if not (c.is_app("git") and c.args[:1] == ["diff"] and "--no-index" not in c.args):
+        return []
+    if not c.has(
+        "git diff --no-index",
+        "not a git repository",
+        "no such path in the working tree",
+        "is outside repository",
+    ):
+        return []
+    paths = [a for a in c.args[1:] if not a.startswith("-")]
+    if len(paths) != 2:
+        return []
+    return [c.replace_arg("diff", "diff --no-index")]

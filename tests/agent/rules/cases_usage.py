@@ -57,6 +57,16 @@ NPM_OLD_USAGE = (
 
 CASES = [
     T(
+        "git diff notes1.txt notes2.txt",
+        "usage: git diff --no-index [<options>] <path> <path>\n",
+        "git diff --no-index notes1.txt notes2.txt",
+    ),
+    T(
+        "git diff /tmp/a.txt /tmp/b.txt",
+        "fatal: /tmp/a.txt: '/tmp/a.txt' is outside repository at '/home/me/app'",
+        "git diff --no-index /tmp/a.txt /tmp/b.txt",
+    ),
+    T(
         "sudo -u app appcfg update .",
         "sudo: appcfg: command not found",
         'sudo -u app env "PATH=$PATH" appcfg update .',

@@ -24,6 +24,7 @@ def test_every_rule_is_exercised_by_the_table() -> None:
         "python_wrong_folder",
         "project_in_subfolder",
         "local_wrapper_script",
+        "npm_script_without_run",
     }  # need a real folder: test_files.py, test_usage.py
     missing = sorted(r.name for r in RULES if r.name not in hit | extra)
     assert not missing, f"rules no table case reaches: {missing}"

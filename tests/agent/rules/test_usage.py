@@ -47,3 +47,13 @@ def test_balanced_quotes_are_left_alone() -> None:
     """A script whose quotes already pair up gets no quote rewrite."""
     got = suggest_fixes("echo \"it's\" 'x'", "bash: foo: command not found", 127)
     assert not any(s.rule == "mismatched_quotes" for s in got)
+
+
+def test_npm_script_name_without_run(tmp_path: Path) -> None:
+    """`npm watch-test` where watch-test is a package.json script: run it with npm run."""
+    (tmp_path / "package.json").write_text('{"scripts": {"watch-test": "jest --watch"}}')
+    out = (
+        'Unknown command: "watch-test"\n\nTo see a list of supported npm commands, run:\n  npm help'
+    )
+    got = [s.command for s in suggest_fixes("npm watch-test", out, 1, cwd=str(tmp_path))]
+    assert got[:2] == ["npm run watch-test", "npm run-script watch-test"]
