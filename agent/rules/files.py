@@ -18,10 +18,15 @@ _CD_FAIL = (
 )
 
 
+_PS_CD = ("cd", "chdir", "set-location", "sl", "pushd", "push-location")
+
+
 def _cd_target(c: Case) -> str | None:
     for p in _CD_FAIL:
         m = c.search(p)
         if m:
+            if p.startswith("Cannot find path") and c.app.lower() not in _PS_CD:
+                continue  # any cmdlet says this (`dir /s`): only a cd is a missing folder
             return m.group(1).strip().strip("'\"")
     if c.cmd and c.is_app("cd", "chdir") and "cannot find the path specified" in c.lower:
         return " ".join(c.args).strip('"') or None

@@ -178,6 +178,10 @@ def nearest_command(c: Case) -> list[str]:
     word = typed_word(c, name)
     if not word or (c.windows and translate.known(name.lower())):
         return []
+    from termwise.agent.rules.win_setup import BOOTSTRAP
+
+    if name.lower() in BOOTSTRAP:
+        return []  # a package manager typed right but not installed: not a typo of wget/scp
     best = fuzzy.closest(name, candidates(c, name), n=3, ignore_case=c.windows)
     if tool_entry(name):
         # A real tool's name was typed right: only its variants (pip → pip3) make sense.

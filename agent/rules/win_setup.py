@@ -75,3 +75,72 @@ def npm_eperm_locked(c: Case) -> list[tuple[str, str]]:
             "Close editors and dev servers holding node_modules, clear the cache, retry.",
         ),
     ]
+
+
+# How to get each Windows package manager when the shell cannot find it.
+BOOTSTRAP = {
+    "winget": (
+        "Add-AppxPackage -RegisterByFamilyName -MainPackage Microsoft.DesktopAppInstaller_8wekyb3d8bbwe",
+        "winget ships with App Installer: register it for this user.",
+    ),
+    "scoop": (
+        "Invoke-RestMethod -Uri https://get.scoop.sh | Invoke-Expression",
+        "Install scoop for this user (no administrator needed).",
+    ),
+    "choco": (
+        "winget install -e --id Chocolatey.Chocolatey",
+        "Install Chocolatey (from an elevated shell).",
+    ),
+}
+
+
+@rule("win_manager_missing", "That package manager is not installed: get it first.", priority=5)
+def manager_missing(c: Case) -> list[tuple[str, str]]:
+    from termwise.agent.rules.not_found import missing_command
+
+    if not c.windows:
+        return []
+    name = (missing_command(c) or "").lower().removesuffix(".exe")
+    if name not in BOOTSTRAP:
+        return []
+    if name == "scoop" and c.cmd:
+        cmd = "powershell -Command " + '"' + BOOTSTRAP[name][0] + '"'
+        return [(cmd, BOOTSTRAP[name][1])]
+    return [BOOTSTRAP[name]]
+
+
+@rule("ps_item_exists", "The item already exists: -Force makes New-Item accept that.", priority=6)
+def item_exists(c: Case) -> list[str]:
+    if not (c.powershell and c.app.lower() in ("new-item", "ni", "mkdir", "md")):
+        return []
+    if not c.search(r"An item with the specified name .+ already exists"):
+        return []
+    if c.app.lower() in ("mkdir", "md") or re.search(r"-ItemType\s+Directory", c.script, re.I):
+        return [f"{c.script} -Force"]
+    return []
+
+
+@rule("win_remove_folder", "The folder is not empty: remove it with its contents.", priority=6)
+def remove_folder(c: Case) -> list[tuple[str, str, str]]:
+    caveat = "Everything inside the folder is deleted."
+    if c.powershell and c.app.lower() in ("remove-item", "rm", "del", "rmdir", "rd", "ri", "erase"):
+        if "has children and the recurse parameter was not specified" in c.lower:
+            return [(f"{c.script} -Recurse", "Delete the folder and what it contains.", caveat)]
+    if c.cmd and c.app.lower() in ("rmdir", "rd") and "the directory is not empty" in c.lower:
+        if "/s" in (a.lower() for a in c.args):
+            return []
+        cmd = re.sub(r"^(\s*(?:rmdir|rd))\b", r"\1 /s /q", c.script, count=1, flags=re.I)
+        return [(cmd, "Delete the folder and what it contains, without asking.", caveat)]
+    return []
+
+
+@rule("node_gyp_no_msvc", "node-gyp compiles C++ add-ons: it needs the MSVC build tools.", 12)
+def node_gyp_msvc(c: Case) -> list[tuple[str, str]]:
+    if not c.search(r"gyp ERR! find VS|could not find (?:any|a version of) Visual Studio"):
+        return []
+    return [
+        (
+            "winget install -e --id Microsoft.VisualStudio.2022.BuildTools",
+            "Install the MSVC build tools (choose 'Desktop development with C++').",
+        )
+    ]

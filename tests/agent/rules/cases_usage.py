@@ -305,4 +305,48 @@ CASES = [
         "npm cache clean --force; npm install",
         "powershell",
     ),
+    T(
+        "winget install Git.Git",
+        "winget : The term 'winget' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+        "Add-AppxPackage -RegisterByFamilyName -MainPackage Microsoft.DesktopAppInstaller_8wekyb3d8bbwe",
+        "powershell",
+    ),
+    T(
+        "scoop install git",
+        "scoop: The term 'scoop' is not recognized as a name of a cmdlet, function, script file, or executable program.",
+        "Invoke-RestMethod -Uri https://get.scoop.sh | Invoke-Expression",
+        "pwsh",
+    ),
+    T(
+        "choco install git",
+        "'choco' is not recognized as an internal or external command,\noperable program or batch file.",
+        "winget install -e --id Chocolatey.Chocolatey",
+        "cmd",
+    ),
+    T(
+        "New-Item -ItemType Directory logs",
+        "New-Item : An item with the specified name C:\\proj\\logs already exists.",
+        "New-Item -ItemType Directory logs -Force",
+        "powershell",
+    ),
+    T(
+        "Remove-Item build",
+        "Remove-Item : The item at C:\\proj\\build has children and the Recurse parameter was not specified.",
+        "Remove-Item build -Recurse",
+        "powershell",
+    ),
+    T("rmdir build", "The directory is not empty.", "rmdir /s /q build", "cmd"),
+    T(
+        "dir /s",
+        "Get-ChildItem : Cannot find path 'C:\\s' because it does not exist.",
+        "Get-ChildItem -Recurse",
+        "powershell",
+    ),
+    T(
+        "npm install",
+        "npm ERR! gyp ERR! find VS msvs_version not set from command line or npm config\n"
+        "npm ERR! gyp ERR! find VS could not find a version of Visual Studio 2017 or newer to use",
+        "winget install -e --id Microsoft.VisualStudio.2022.BuildTools",
+        "powershell",
+    ),
 ]
