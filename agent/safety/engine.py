@@ -243,7 +243,7 @@ class Analyzer:
                     self.add("confirm", "unknown-subcommand", f"{name} without a known subcommand")
                 return
             sub = inv.sub_spec
-            label = f"{name} {inv.subcommand}"
+            label = " ".join(w for w in (name, inv.subcommand, inv.nested) if w)
             if sub is None:
                 self.add("confirm", "unknown-subcommand", f"{label} is not known to be read-only")
                 return

@@ -37,6 +37,7 @@ class Invocation:
     positionals: list[str] = field(default_factory=list)
     subcommand: str | None = None
     sub_spec: CommandSpec | None = None
+    nested: str | None = None  # a second-level subcommand (git stash *list*)
     sub_args: list[str] = field(default_factory=list)  # the words after the subcommand
     raw_flags: dict[str, str] = field(default_factory=dict)  # canonical name → as typed
     global_flags: set[str] = field(default_factory=set)  # those before the subcommand
@@ -66,7 +67,7 @@ def read_invocation(name: str, spec: CommandSpec | None, args: list[str]) -> Inv
             tail = _read(sub, tail, inv, stop_at_positional=True)
             nested = sub.subcommands.get(tail[0]) if tail else None
             if nested is not None:
-                inv.sub_spec, tail = nested, tail[1:]
+                inv.sub_spec, inv.nested, tail = nested, tail[0], tail[1:]
         _read(inv.sub_spec or spec, tail, inv, stop_at_positional=False)
     return inv
 

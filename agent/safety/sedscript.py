@@ -129,7 +129,10 @@ def script_effect(script: str) -> tuple[str, str] | None:
             return ("sed-runs", "this sed script runs commands (e)")
         if c in "aicrRbtT:vF" or c == "q" or c == "Q" or c == "l" or c == "L":
             # text, file names and labels run to the end of the line (labels also to ';')
-            i = _line_end(script, i) if c in "aicrR" else _label_end(script, i + 1)
+            if c in "aic":
+                i = _text_end(script, i + 1)
+            else:
+                i = _line_end(script, i) if c in "rR" else _label_end(script, i + 1)
             continue
         i += 1
     return None
@@ -153,6 +156,20 @@ def _skip_delimited(text: str, start: int) -> int:
 def _line_end(text: str, start: int) -> int:
     end = text.find("\n", start)
     return len(text) if end < 0 else end
+
+
+def _text_end(text: str, start: int) -> int:
+    """End of the text of a/i/c: `a\\` starts it on the next line; a trailing `\\` continues it."""
+    i = start
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    if text.startswith("\\\n", i):
+        i += 2
+    while True:
+        end = _line_end(text, i)
+        if end >= len(text) or end == 0 or text[end - 1] != "\\":
+            return end
+        i = end + 1
 
 
 def _label_end(text: str, start: int) -> int:

@@ -169,3 +169,27 @@ def test_cmd_redirections_and_variables() -> None:
     command = first(parse_cmd("dir %USERPROFILE% > list.txt 2>&1"))
     assert command.words == ["dir", "%USERPROFILE%"] and command.dynamic == [False, True]
     assert [(r.op, r.target) for r in command.redirects] == [(">", "list.txt")]
+
+
+def test_nested_subcommands_name_the_verb_that_was_judged() -> None:
+    """`git stash list` is safe and says so by its full name; `git stash drop` stays a change."""
+    from termwise.agent.safety import classify
+
+    assert classify("git stash list").reasons == ("known-safe: git stash list",)
+    assert classify("git stash drop").level == "confirm"
+    assert classify("docker compose ps").reasons == ("known-safe: docker compose ps",)
+
+
+def test_sed_scripts_are_read_command_by_command() -> None:
+    """Write/execute commands are found in a sed script, not in the text it substitutes."""
+    from termwise.agent.safety.sedscript import script_effect
+
+    assert script_effect("s/a/b/w out.txt") == (
+        "sed-writes",
+        "this sed script writes to a file (s///w)",
+    )
+    assert script_effect("1e id")[0] == "sed-runs"  # type: ignore[index]
+    assert script_effect("s/w /e/g") is None
+    assert script_effect("/x;w y/p") is None
+    assert script_effect("y/we/ew/;p") is None
+    assert script_effect("a\\\nwrite this text") is None
