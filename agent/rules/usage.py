@@ -6,7 +6,7 @@ import re
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from termwise.agent.rules import fuzzy
+from termwise.agent.rules import data, fuzzy
 from termwise.agent.rules.engine import Case, rule
 
 
@@ -275,3 +275,53 @@ def git_diff_no_index(c: Case) -> list[str]:
     if len(paths) != 2:
         return []
     return [c.replace_arg("diff", "diff --no-index")]
+
+
+_PKG_MISSING = (
+    (r"E: Unable to locate package (\S+)", "apt"),
+    (r"No match for argument: (\S+)", "dnf"),
+    (r"error: target not found: (\S+)", "pacman"),
+    (r"No available formula with the name \"([^\"]+)\"", "brew"),
+    (r"No provider of '([^']+)' found", "zypper"),
+)
+
+
+def _package_names(mgr: str) -> list[str]:
+    names: list[str] = []
+    for tool, per in data.tools().items():
+        pkg = per.get(mgr) or per.get("all") or tool
+        names += [p for p in str(pkg).split() if not p.startswith("-")]
+        names.append(tool)
+    if mgr == "apt":
+        names += list(data.apt_renames().values())
+    return [n for n in dict.fromkeys(names) if n != "none"]
+
+
+@rule("package_name_typo", "A package with a very similar name exists.", priority=5)
+def package_typo(c: Case) -> list[tuple[str, str]]:
+    hit = next(((c.search(p), mgr) for p, mgr in _PKG_MISSING if c.search(p)), None)
+    if hit is None or hit[0] is None:
+        return []
+    m, mgr = hit
+    wrong = m.group(1).strip(".")
+    if wrong not in c.args or len(wrong) < 6:
+        return []  # short names (htop, http, btop) are too close to each other to guess
+    near = fuzzy.closest(wrong, _package_names(mgr), n=2, limit=2 if len(wrong) > 7 else 1)
+    return [(c.replace_arg(wrong, n), f"Did you mean the package {n}?") for n in near]
+
+
+# Keys of the Russian (ЙЦУКЕН) layout and the Latin letters at the same places.
+_RU = "ёйцукенгшщзхъфывапролджэячсмитьбю.ЁЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮ,"
+_EN = "`qwertyuiop[]asdfghjkl;'zxcvbnm,./~QWERTYUIOP{}ASDFGHJKL:\"ZXCVBNM<>?"
+_TO_LATIN = str.maketrans(_RU, _EN)
+
+
+@rule("keyboard_layout", "Typed with another keyboard layout active.", priority=4)
+def keyboard_layout(c: Case) -> list[str]:
+    if not re.search(r"[а-яА-ЯёЁ]", c.script) or not c.parts:
+        return []
+    first = c.parts[0]
+    if not re.fullmatch(r"[а-яА-ЯёЁ.,\-]+", first):
+        return []  # the command name itself must be all Cyrillic keys
+    latin = c.script.translate(_TO_LATIN)
+    return [latin] if re.fullmatch(r"[\x20-\x7e]+", latin) else []

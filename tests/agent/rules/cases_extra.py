@@ -520,6 +520,12 @@ CASES += [
         "sudo dnf install python-pip",
         "Last metadata expiration check: 0:01:02 ago.\nNo match for argument: python-pip\nError: Unable to find a match: python-pip",
         "dnf provides '*/python-pip'",
+        first=False,
+    ),
+    T(
+        "sudo dnf install python-pip",
+        "No match for argument: python-pip\nError: Unable to find a match: python-pip",
+        "sudo dnf install python3-pip",
     ),
     T(
         "docker pull me/private-app",

@@ -57,6 +57,19 @@ NPM_OLD_USAGE = (
 
 CASES = [
     T(
+        "sudo apt install pyhton3",
+        "Reading package lists... Done\nBuilding dependency tree\nE: Unable to locate package pyhton3",
+        "sudo apt install python3",
+    ),
+    T("sudo pacman -S neovmi", "error: target not found: neovmi", "sudo pacman -S neovim"),
+    T(
+        "sudo dnf install ripgrpe",
+        "No match for argument: ripgrpe\nError: Unable to find a match: ripgrpe",
+        "sudo dnf install ripgrep",
+    ),
+    T("фзе-пуе", "bash: фзе-пуе: команда не найдена", "apt-get"),
+    T("пше ыефегы", "bash: пше: command not found", "git status"),
+    T(
         "git diff notes1.txt notes2.txt",
         "usage: git diff --no-index [<options>] <path> <path>\n",
         "git diff --no-index notes1.txt notes2.txt",

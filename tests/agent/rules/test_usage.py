@@ -57,3 +57,16 @@ def test_npm_script_name_without_run(tmp_path: Path) -> None:
     )
     got = [s.command for s in suggest_fixes("npm watch-test", out, 1, cwd=str(tmp_path))]
     assert got[:2] == ["npm run watch-test", "npm run-script watch-test"]
+
+
+def test_unknown_package_far_from_any_name_gets_no_guess() -> None:
+    """A package name nothing resembles gets no invented near-miss, only the usual advice."""
+    out = "E: Unable to locate package libqwzx-dev"
+    got = suggest_fixes("sudo apt install libqwzx-dev", out, 100)
+    assert got and not any(s.rule == "package_name_typo" for s in got)
+
+
+def test_latin_script_is_not_retyped() -> None:
+    """A command with Cyrillic only in its arguments is not treated as a layout slip."""
+    got = suggest_fixes("echo привет", "bash: echo: write error", 1)
+    assert not any(s.rule == "keyboard_layout" for s in got)
