@@ -98,10 +98,23 @@ def name_in_use(c: Case) -> list[str]:
 def pull_denied(c: Case) -> list[str]:
     if (
         "pull access denied" not in c.lower
+        and "push access denied" not in c.lower
+        and "may require 'docker login'" not in c.lower
         and "requested access to the resource is denied" not in c.lower
     ):
         return []
-    return [c.then("docker login", c.script)]
+    out = []
+    # An image named `host[:port]/path` lives on that registry, not on Docker Hub.
+    denied = c.search(r"(?:pull|push) access denied for ([^\s,]+)")
+    refs = [denied.group(1)] if denied else []
+    if not any("build" == a for a in c.args):  # a build's -t names the output, not the source
+        refs += c.args
+    for a in refs:
+        m = re.match(r"^([\w.-]+(?:\.[\w-]+|:\d+))/[\w./-]+(?::[\w.-]+)?$", a)
+        if m and m.group(1) != "docker.io":
+            out.append(c.then(f"docker login {m.group(1)}", c.script))
+            break
+    return [*out, c.then("docker login", c.script)]
 
 
 @rule("docker_no_dockerfile", "There is no Dockerfile here.", priority=9)

@@ -42,12 +42,17 @@ def flag_after_filename(c: Case) -> list[str]:
     return [" ".join(words)]
 
 
-@rule("git_help_aliased", "That name is an alias: ask for help on the command it stands for.", 5)
+@rule(
+    "git_help_aliased",
+    "That name is an alias: ask for help on the command it stands for.",
+    5,
+    on_success=True,  # git prints the alias and exits 0
+)
 def help_aliased(c: Case) -> list[str]:
     m = c.search(r"[`'‘]git (\S+)['’] is aliased to [`'‘]([^'’\s]+)")
     if not (m and c.is_app("git")):
         return []
-    return [c.replace_arg(m.group(1), m.group(2))]
+    return [c.replace_arg(m.group(1), m.group(2).split()[0])]
 
 
 @rule("git_remote_seturl_add", "No remote by that name yet: add it instead.", 5)
@@ -94,7 +99,12 @@ def whois_url(c: Case) -> list[str]:
         m = re.match(r"^[a-z][\w+.-]*://([^/:?#]+)", a)
         if m:
             return [c.replace_arg(a, m.group(1))]
-    return []
+    # A subdomain has no whois record of its own: ask about the parent domains.
+    hosts = [a for a in c.args if re.fullmatch(r"[\w-]+(?:\.[\w-]+){2,}", a)]
+    if not hosts or not c.has("no match", "not found", "no data found", "no entries found"):
+        return []
+    labels = hosts[0].split(".")
+    return [c.replace_arg(hosts[0], ".".join(labels[i:])) for i in range(1, len(labels) - 1)]
 
 
 @rule("terraform_needs_init", "The working folder is not initialised: run terraform init first.", 5)

@@ -56,6 +56,34 @@ NPM_OLD_USAGE = (
 )
 
 CASES = [
+    T("git help ds", "`git ds' is aliased to `diff --staged'", "git help diff", exit_code=0),
+    T(
+        "whois meta.unix.stackexchange.com",
+        'No match for "META.UNIX.STACKEXCHANGE.COM".',
+        "whois unix.stackexchange.com",
+    ),
+    T(
+        "docker push registry.local:5000/team/app:1.2",
+        "The push refers to repository [registry.local:5000/team/app]\n"
+        "push access denied for team/app, repository does not exist or may require 'docker login'\n",
+        "docker login registry.local:5000 && docker push registry.local:5000/team/app:1.2",
+    ),
+    T(
+        "docker push registry.local:5000/team/app:1.2",
+        "push access denied for team/app, repository does not exist or may require 'docker login'\n",
+        "docker login && docker push registry.local:5000/team/app:1.2",
+        first=False,
+    ),
+    T(
+        "vagrant rdp devbox",
+        "VM must be created before running this command. Run `vagrant up` first.",
+        "vagrant up devbox && vagrant rdp devbox",
+    ),
+    T(
+        "git log -p README.md --name-only",
+        "fatal: option '--name-only' must come before non-option arguments",
+        "git log -p --name-only README.md",
+    ),
     T(
         "sudo apt install pyhton3",
         "Reading package lists... Done\nBuilding dependency tree\nE: Unable to locate package pyhton3",
