@@ -335,3 +335,23 @@ def keyboard_layout(c: Case) -> list[str]:
         return []  # the command name itself must be all Cyrillic keys
     latin = c.script.translate(_TO_LATIN)
     return [latin] if re.fullmatch(r"[\x20-\x7e]+", latin) else []
+
+
+@rule("success_next_step", "The obvious next step the tool points to.", 30, on_success=True)
+def success_next_step(c: Case) -> list[str]:
+    """Curated follow-ups printed by commands that succeeded (no general hint scraping)."""
+    if c.is_app("apt", "apt-get") and "update" in c.args:
+        if c.search(r"can be upgraded\. Run 'apt list --upgradable'"):
+            return ["apt list --upgradable", c.sudo("apt upgrade")]
+    if c.is_app("apt") and c.args[:2] == ["list", "--upgradable"]:
+        if "[upgradable from:" in c.output:
+            return ["sudo apt upgrade"]
+    if c.is_app("brew"):
+        m = c.search(r"To reinstall [^,\n]+, run `(brew reinstall [^`]+)`")
+        if m:
+            return [m.group(1)]
+    # `git branch list` made a branch called "list" (git branch has no such subcommand).
+    if c.is_app("git") and c.exit_code == 0 and len(c.args) == 2 and c.args[0] == "branch":
+        if c.args[1] in ("list", "delete", "rename", "remove", "show", "ls", "rm") and not c.output:
+            return [c.then(f"git branch --delete {c.args[1]}", "git branch")]
+    return []

@@ -56,6 +56,25 @@ NPM_OLD_USAGE = (
 )
 
 CASES = [
+    T(
+        "sudo apt update",
+        "Reading package lists... Done\n8 packages can be upgraded. Run 'apt list --upgradable' to see them.\n",
+        "apt list --upgradable",
+        exit_code=0,
+    ),
+    T(
+        "apt list --upgradable",
+        "Listing... Done\nvim/jammy 2:8.2 amd64 [upgradable from: 2:8.1]\n",
+        "sudo apt upgrade",
+        exit_code=0,
+    ),
+    T(
+        "brew install git",
+        "Warning: git 2.3.5 is already installed and up-to-date\nTo reinstall 2.3.5, run `brew reinstall git`",
+        "brew reinstall git",
+        exit_code=0,
+    ),
+    T("git branch list", "", "git branch --delete list && git branch", exit_code=0),
     T("git help ds", "`git ds' is aliased to `diff --staged'", "git help diff", exit_code=0),
     T(
         "whois meta.unix.stackexchange.com",

@@ -70,3 +70,8 @@ def test_latin_script_is_not_retyped() -> None:
     """A command with Cyrillic only in its arguments is not treated as a layout slip."""
     got = suggest_fixes("echo привет", "bash: echo: write error", 1)
     assert not any(s.rule == "keyboard_layout" for s in got)
+
+
+def test_a_quiet_success_gets_no_follow_up() -> None:
+    """`git branch feature` that worked (exit 0, no output) is not second-guessed."""
+    assert suggest_fixes("git branch feature", "", 0) == []
