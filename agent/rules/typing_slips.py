@@ -11,7 +11,7 @@ from termwise.agent.rules.not_found import missing_command
 
 @rule("pasted_prompt", "The prompt character was pasted along with the command.", priority=2)
 def pasted_prompt(c: Case) -> list[str]:
-    m = re.match(r"^[ \t]*(?:\$|>|#|PS [^>]*>|[A-Z]:\\[^>]*>)\s+(\S.*)$", c.script)
+    m = re.match(r"^[ \t]*(?:(?:\$|>|#|PS [^>]*>|[A-Z]:\\[^>]*>)\s+)+(\S.*)$", c.script)
     if not m:
         return []
     if not (missing_command(c) or c.has("not recognized", "command not found", "unexpected token")):

@@ -355,3 +355,26 @@ def success_next_step(c: Case) -> list[str]:
         if c.args[1] in ("list", "delete", "rename", "remove", "show", "ls", "rm") and not c.output:
             return [c.then(f"git branch --delete {c.args[1]}", "git branch")]
     return []
+
+
+_FLAG_TOOLS = ("ls", "grep", "ps", "df", "du", "rm", "cp", "mv", "mkdir", "tail", "head", "uname")
+
+
+@rule("hyphen_for_space", "A hyphen took the place of the space before the flags.", priority=9)
+def hyphen_for_space(c: Case) -> list[str]:
+    from termwise.agent.rules.not_found import missing_command
+
+    name = missing_command(c) or ""
+    m = re.fullmatch(r"([a-z]+)-([a-zA-Z]{1,4})", name)
+    if not (m and m.group(1) in _FLAG_TOOLS and c.posix):
+        return []
+    return [c.replace_word(name, f"{m.group(1)} -{m.group(2)}")]
+
+
+@rule("rails_pending_migrations", "Run the pending migrations, then the command again.", 6)
+def rails_migrations(c: Case) -> list[str]:
+    if "Migrations are pending" not in c.output:
+        return []
+    m = c.search(r"^\s+((?:bin/)?rails db:migrate[^\n]*?)\s*$")
+    fix = m.group(1) if m else "bin/rails db:migrate"
+    return [c.then(fix, c.script)] if c.script else [fix]

@@ -401,7 +401,7 @@ CASES += [
     T(
         "rails s",
         "Migrations are pending. To resolve this issue, run:\n\n        bin/rails db:migrate RAILS_ENV=development",
-        "bin/rails db:migrate RAILS_ENV=development",
+        "bin/rails db:migrate RAILS_ENV=development && rails s",
     ),
     T(
         "composer udpate",

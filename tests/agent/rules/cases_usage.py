@@ -56,6 +56,13 @@ NPM_OLD_USAGE = (
 )
 
 CASES = [
+    T("ls-la", "bash: ls-la: command not found", "ls -la"),
+    T(
+        "bin/rspec",
+        "Migrations are pending. To resolve this issue, run:\n\n        bin/rails db:migrate RAILS_ENV=test\n",
+        "bin/rails db:migrate RAILS_ENV=test && bin/rspec",
+    ),
+    T(" $ $ python3 -m venv env", "$: command not found", "python3 -m venv env"),
     T(
         "sudo apt update",
         "Reading package lists... Done\n8 packages can be upgraded. Run 'apt list --upgradable' to see them.\n",
