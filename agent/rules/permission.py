@@ -98,7 +98,9 @@ def redirect_tee(c: Case) -> list[str]:
 def pip_user(c: Case) -> list[str]:
     if not re.search(r"\bpip3?\b", c.script) or " install" not in c.script:
         return []
-    if "[errno 13] permission denied" not in c.lower or "--user" in c.script:
+    if "--user" in c.script or not c.has(
+        "[errno 13] permission denied", "[winerror 5] access is denied"
+    ):
         return []
     return [re.sub(r"\binstall\b", "install --user", strip_sudo(c.script), count=1)]
 

@@ -144,3 +144,11 @@ def node_gyp_msvc(c: Case) -> list[tuple[str, str]]:
             "Install the MSVC build tools (choose 'Desktop development with C++').",
         )
     ]
+
+
+@rule("ps_tls12", "Windows PowerShell 5.1 offers old TLS versions: enable TLS 1.2.", priority=6)
+def ps_tls12(c: Case) -> list[str]:
+    if not (c.powershell and c.has("could not create ssl/tls secure channel")):
+        return []
+    tls = "[Net.ServicePointManager]::SecurityProtocol = [Net.SecurityProtocolType]::Tls12"
+    return [f"{tls}; {c.script}"]

@@ -416,4 +416,25 @@ CASES = [
         "winget install -e --id Microsoft.VisualStudio.2022.BuildTools",
         "powershell",
     ),
+    T(
+        "Invoke-WebRequest https://example.com/x.zip -OutFile x.zip",
+        "Invoke-WebRequest : The request was aborted: Could not create SSL/TLS secure channel.",
+        "[Net.ServicePointManager]::SecurityProtocol = [Net.SecurityProtocolType]::Tls12; "
+        "Invoke-WebRequest https://example.com/x.zip -OutFile x.zip",
+        "powershell",
+    ),
+    T(
+        "python -m pip install -U pip",
+        "ERROR: Could not install packages due to an OSError: [WinError 5] Access is denied: "
+        "'C:\\Python311\\Scripts\\pip.exe'\nConsider using the `--user` option or check the permissions.",
+        "python -m pip install --user -U pip",
+        "powershell",
+    ),
+    T(
+        "Start-Service docker",
+        "Start-Service : Service 'Docker Engine (docker)' cannot be started due to the following error: "
+        "Cannot open docker service on computer '.'.",
+        "Start-Process powershell -Verb RunAs -ArgumentList '-NoExit', '-Command', 'Start-Service docker'",
+        "powershell",
+    ),
 ]
