@@ -20,7 +20,11 @@ def host_key(c: Case) -> list[str]:
         return [m.group(1)]
     host = c.search(r"(?:Host key for|for) \[?([\w.-]+)\]?(?::\d+)? has changed")
     if host:
-        return [f"ssh-keygen -R {host.group(1)}"]
+        out = [f"ssh-keygen -R {host.group(1)}"]
+        typed = [a.split("@")[-1] for a in c.args if not a.startswith("-") and "@" in a]
+        if typed and typed[0].split(":")[0] != host.group(1):
+            out.append(f"ssh-keygen -R {typed[0].split(':')[0]}")  # its name, besides its IP
+        return out
     words = [a for a in c.args if not a.startswith("-")]
     return [f"ssh-keygen -R {words[0].split('@')[-1]}"] if words else []
 
@@ -119,8 +123,22 @@ def php_s(c: Case) -> list[str]:
 def sed_unterminated(c: Case) -> list[str]:
     if not c.is_app("sed") or "unterminated `s' command" not in c.output:
         return []
-    m = re.search(r"(['\"]?)(s/[^/\s'\"]*/[^/\s'\"]*)(['\"]?)(?=\s|$)", c.script)
-    return [c.script.replace(m.group(2), m.group(2) + "/", 1)] if m else []
+    changed = False
+
+    def close(m: re.Match[str]) -> str:
+        nonlocal changed
+        flag, quote, expr = m.group(1) or "", m.group(2), m.group(3)
+        if len(expr) < 2 or expr[0] != "s" or expr[1].isalnum() or expr[1].isspace():
+            return m.group(0)
+        delim = expr[1]
+        if len(re.split(rf"(?<!\\){re.escape(delim)}", expr[2:])) != 2:
+            return m.group(0)  # already closed (or not an s command)
+        changed = True
+        return f"{flag}{quote}{expr}{delim}{quote}"
+
+    # Each expression word: `s/a/b`, `-es/a/b`, `'s/\/a/b'` (no spaces inside).
+    fixed = re.sub(r"(?<!\S)(-e)?(['\"]?)(s[^\s'\"]+)\2(?!\S)", close, c.script)
+    return [fixed] if changed else []
 
 
 @rule("ln_hard_link_dir", "Folders cannot be hard-linked: make a symbolic link.", priority=6)

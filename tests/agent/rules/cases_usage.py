@@ -55,7 +55,12 @@ NPM_OLD_USAGE = (
     "npm <cmd> -h     quick help on <cmd>\n"
 )
 
+SED_OPEN = "sed: -e expression #1, char 9: unterminated `s' command"
+
 CASES = [
+    T("sed -e 's/\\/foo/bar' in.txt", SED_OPEN, "sed -e 's/\\/foo/bar/' in.txt"),
+    T("sed -e s/foo/bar -es/baz/quz", SED_OPEN, "sed -e s/foo/bar/ -es/baz/quz/"),
+    T("sed -i 's|/usr|/opt' conf", SED_OPEN, "sed -i 's|/usr|/opt|' conf"),
     T("ls-la", "bash: ls-la: command not found", "ls -la"),
     T(
         "bin/rspec",
