@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from termwise.agent.redact_patterns import B64_LINE, PEM_END, compiled_rules
+from termwise.agent.redact_patterns import compiled_rules
+from termwise.agent.redact_pem import redact_key_blocks
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +39,6 @@ _ASSIGN = re.compile(
     re.IGNORECASE,
 )
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-_PEM_END_RE = re.compile(PEM_END)
-_B64_LINE_RE = re.compile(rf"(?:{B64_LINE})?")
 # The user may be empty (redis://:pw@host); the password may hold `@` (up to the last one).
 _URL_PASSWORD = re.compile(r"(?P<head>://[^/\s:@'\"]*:)(?P<pw>[^\s/'\"]+)(?=@[\w.\[-])")
 _AWS_SECRET_NAME = re.compile(r"aws_?secret|secret_?access_?key", re.IGNORECASE)
@@ -149,11 +148,13 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         if pattern_text:
             text = sub("user", _user_pattern(pattern_text), text)
     text, blobs = _hide_data_uris(text)
+    text, had_key = redact_key_blocks(text, marker("private-key"))
+    if had_key:
+        found.add("private-key")
     for kind, pattern, needs in compiled_rules():
         if needs and not any(n in text for n in needs):
             continue
         text = sub(kind, pattern, text)
-    text = _orphan_pem_ends(text, found)
     if "://" in text:
         text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
     if "earer " in text:
@@ -198,29 +199,6 @@ def _name_before(text: str, end: int) -> str:
 def _found(found: set[str], kind: str, prefix: str = "") -> str:
     found.add(kind)
     return prefix + marker(kind)
-
-
-def _orphan_pem_ends(text: str, found: set[str]) -> str:
-    """An END line whose BEGIN was elsewhere: redact it with the base64 lines just above it."""
-    if "END" not in text:
-        return text
-    out: list[str] = []
-    pos = 0
-    for m in _PEM_END_RE.finditer(text):
-        start = m.start()
-        # Walk back line by line (bounded) while the lines look like key material.
-        for _ in range(400):
-            prev_nl = text.rfind("\n", pos, start - 1) if start > pos else -1
-            line_start = prev_nl + 1 if prev_nl >= 0 else pos
-            line = text[line_start : max(line_start, start - 1)]
-            if start <= pos or not _B64_LINE_RE.fullmatch(line):
-                break
-            start = line_start
-        out.append(text[pos:start])
-        out.append(_found(found, "private-key"))
-        pos = m.end()
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def _markup_values(text: str, found: set[str]) -> str:

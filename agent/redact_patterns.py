@@ -16,31 +16,12 @@ class TokenRule:
     flags: int = 0
 
 
-def _spaced(word: str) -> str:
-    """A pattern for `word` that tolerates line wraps/spaces between its letters."""
-    return r"\s*".join(re.escape(c) for c in word if not c.isspace())
-
-
-B64_LINE = r"[ \t>|]*[A-Za-z0-9+/=]{16,}[ \t]*"
-PEM_HEADER_LINE = r"[ \t]*[A-Za-z-]+:[^\n]*"  # Proc-Type:, DEK-Info:, Version: …
-_PK = _spaced("PRIVATE KEY")
-PEM_BEGIN = rf"-{{3,}}\s*{_spaced('BEGIN')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
-PEM_END = rf"-{{3,}}\s*{_spaced('END')}[\sA-Z0-9]*?{_PK}(?:\s*{_spaced('BLOCK')})?\s*-{{3,}}"
-
 _B64 = r"[A-Za-z0-9+/]"
 _I = re.IGNORECASE
 
-# Order matters: whole structures first, then specific token shapes, then contextual ones.
+# Order matters: (key blocks first, in redact_pem.py) whole structures, then token shapes,
+# then contextual ones. Line scans are bounded ({0,300}) so one long line stays linear.
 RULES: list[TokenRule] = [
-    # A whole PEM/PGP block, BEGIN … END, whatever wraps, quoting or JSON "\n" escapes split it.
-    TokenRule("private-key", rf"{PEM_BEGIN}.*?{PEM_END}", ("---",), re.DOTALL),
-    # BEGIN with no END (output cut short); END with no BEGIN is handled in redact.py.
-    TokenRule(
-        "private-key",
-        rf"{PEM_BEGIN}(?:\n(?:{PEM_HEADER_LINE}|{B64_LINE}|[ \t]*))*",
-        ("---",),
-        re.DOTALL,
-    ),
     # PuTTY .ppk: the base64 lines under `Private-Lines: N`.
     TokenRule(
         "private-key",
@@ -190,14 +171,14 @@ RULES: list[TokenRule] = [
     # curl/wget/xh `-u user:password`, `--user=user:password`.
     TokenRule(
         "password",
-        r"\b(?:curl|wget|xh)\b[^\n]*?[ \t]"
+        r"\b(?:curl|wget|xh)\b[^\n]{0,300}?[ \t]"
         r"(?:-u[ \t]*|--(?:proxy-|http-)?user(?:[ \t]+|=))[\"']?[^\s:\"']*:(?P<s>[^\s\"']+)",
         ("-u", "-user"),
     ),
     # mysql/mysqldump/mysqladmin/mariadb `-pSECRET` (attached; a bare -p prompts).
     TokenRule(
         "password",
-        r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p"
+        r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,300}?[ \t]-p"
         r"(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
         ("mysql", "mariadb"),
     ),
@@ -205,7 +186,7 @@ RULES: list[TokenRule] = [
     TokenRule(
         "password",
         r"\b(?:(?:docker|podman|buildah|skopeo|oras|az|helm[ \t]+registry)[ \t]+login|sshpass)\b"
-        r"[^\n]*?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
+        r"[^\n]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
         ("login", "sshpass"),
     ),
     # .netrc: `machine h login u password p`, on one line or over several.

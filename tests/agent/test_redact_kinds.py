@@ -338,3 +338,24 @@ def test_inline_image_payload_is_not_mistaken_for_tokens() -> None:
     assert result.text == text.replace(
         "ghp_0123456789abcdefghijABCDEFGHIJklmnop", "[REDACTED:github-token]"
     )
+
+
+def test_pathological_inputs_finish_and_keep_their_text() -> None:
+    """Long dash rules, many unterminated BEGIN lines and keyword-dense lines stay linear."""
+    inputs = {
+        "dash rule": "-" * 300_000,
+        "table": ("+" + "-" * 78 + "+\n") * 5000,
+        "mysql words": "mysql -u x " * 20_000,
+        "docker login words": "docker login x " * 15_000,
+        "base64 blob": "QUJDRA" * 150_000,
+    }
+    for name, text in inputs.items():
+        started = time.perf_counter()
+        result = redact(text)
+        print(
+            f"\n{name}: {len(text) / 1e3:.0f} kB in {(time.perf_counter() - started) * 1000:.0f} ms"
+        )
+        assert result.text == text and result.found == [], name
+    begins = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7Y2aBcDeFgHiJkLmNoPq\n" * 5000
+    result = redact(begins)
+    assert "MIIEow" not in result.text and result.found == ["private-key"]
