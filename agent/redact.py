@@ -158,7 +158,7 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
     if "://" in text:
         text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
     if "earer " in text:
-        text = sub("bearer-token", _BEARER, text)
+        text = _BEARER.sub(lambda m: _bearer(m, found), text)
     if "<" in text:
         text = _markup_values(text, found)
     text = _ASSIGN.sub(_assignment_replacer(found), text)
@@ -199,6 +199,13 @@ def _name_before(text: str, end: int) -> str:
 def _found(found: set[str], kind: str, prefix: str = "") -> str:
     found.add(kind)
     return prefix + marker(kind)
+
+
+def _bearer(m: re.Match[str], found: set[str]) -> str:
+    """A Bearer token, unless it is a plain word ("Bearer authentication")."""
+    if re.fullmatch(r"[a-z]+|[A-Z][a-z]+", m[0]):
+        return m[0]
+    return _found(found, "bearer-token")
 
 
 def _markup_values(text: str, found: set[str]) -> str:

@@ -189,6 +189,34 @@ RULES: list[TokenRule] = [
         r"[^\n]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
         ("login", "sshpass"),
     ),
+    # GitHub Actions masks: the value after ::add-mask:: is by definition a secret.
+    TokenRule("secret", r"::add-mask::(?P<s>[^\s\"']+)", ("::add-mask::",)),
+    # PowerShell plain-text secure strings.
+    TokenRule(
+        "password",
+        r"\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?P<s>\"[^\"\n]*\"|'[^'\n]*')",
+        ("ConvertTo-SecureString", "convertto-securestring"),
+        _I,
+    ),
+    # `net use \\srv\share /user:dom\me PASSWORD` (`*` prompts).
+    TokenRule(
+        "password",
+        r"\bnet[ \t]+use\b[^\n]{0,300}?/user:\S+[ \t]+(?P<s>[^\s/*]\S*)",
+        ("net use", "NET USE"),
+        _I,
+    ),
+    # openssl `-passin pass:SECRET`, keytool `-storepass SECRET`, htpasswd -b FILE USER SECRET.
+    TokenRule("password", r"\bpass:(?P<s>[^\s\"']+)", ("pass:",)),
+    TokenRule(
+        "password",
+        r"(?<![\w-])-(?:src|dest|new)?(?:store|key)pass[ \t]+(?P<s>[^\s\"'-]\S*)",
+        ("pass ",),
+    ),
+    TokenRule(
+        "password",
+        r"\bhtpasswd[ \t]+-\w*b\w*[ \t]+(?:-\w+[ \t]+)*\S+[ \t]+\S+[ \t]+(?P<s>\S+)",
+        ("htpasswd",),
+    ),
     # .netrc: `machine h login u password p`, on one line or over several.
     TokenRule(
         "password",
