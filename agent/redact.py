@@ -64,6 +64,11 @@ _MARKUP = (
     ),
     re.compile(r"\b(?:key|name)=\"(?P<name>[^\"\n]{1,60})\"[ \t]+value=\"(?P<v>[^\"\n]{1,400})\""),
 )
+# An unquoted "value" that is really an expression: a call, a subscript, a known object.
+_CODE = re.compile(
+    r"[(\[]|^(?:self|this|cls|os|process|config|settings|env|args|opts|options|params|req|"
+    r"request|ctx|secrets|vars|props|data|payload|user|creds)\.[A-Za-z_][\w.]*$"
+)
 _DATA_URI = re.compile(r"(?<=;base64,)[A-Za-z0-9+/]{16,}={0,2}")
 _NOT_SECRET = re.compile(
     r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -244,6 +249,8 @@ def _assignment_replacer(found: set[str]) -> Callable[[re.Match[str]], str]:
         value = raw[1:-1] if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2 else raw
         if not value or _PLACEHOLDER.match(value) or _PATH.match(value) or value.startswith("["):
             return m.group(0)
+        if raw == value and _CODE.search(value):
+            return m.group(0)  # `token = request.headers.get(…)`: code in a traceback, no value
         name = _name_before(m.string, m.start()) + m.group(0)[: m.start("q1") - m.start()]
         kind = _kind_for_name(name, value)
         if kind is None:

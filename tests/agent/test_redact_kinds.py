@@ -289,6 +289,8 @@ SURVIVORS = [
     "from huggingface_hub import hf_hub_download",
     '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==">',
     "Basic usage: run the tool with --help",
+    'SECRET_KEY = os.environ["SECRET_KEY"]\npassword = getpass.getpass()\ntoken = self.token',
+    "const token = req.headers.authorization?.split(' ')[1];",
     "WWW-Authenticate: Bearer realm=api\nUse Bearer authentication for this endpoint",
     "net use Z: \\\\srv\\share /user:me *\nkeytool -storepass:env PW",
     "token: ${{ secrets.NPM_TOKEN }}",
