@@ -378,3 +378,21 @@ def rails_migrations(c: Case) -> list[str]:
     m = c.search(r"^\s+((?:bin/)?rails db:migrate[^\n]*?)\s*$")
     fix = m.group(1) if m else "bin/rails db:migrate"
     return [c.then(fix, c.script)] if c.script else [fix]
+
+
+@rule("git_commit_message_without_m", "The message needs -m in front of it.", priority=5)
+def commit_without_m(c: Case) -> list[str]:
+    if not (c.is_app("git") and c.args[:1] == ["commit"]):
+        return []
+    m = c.search(r"error: pathspec '([^']+)' did not match any file\(s\) known to git")
+    if not m or "-m" in c.args or "--message" in " ".join(c.args):
+        return []
+    words = [a for a in c.args[1:] if not a.startswith("-")]
+    if not words or words[0] != m.group(1) or c.has("did you forget to 'git add'"):
+        return []
+    if len(words) == 1 and re.fullmatch(r"[\w./\\-]*(?:[/\\]|\.\w{1,5}$)[\w./\\-]*", words[0]):
+        return []  # a file name (`app.py`, `src/`): a path, not a message
+    msg = " ".join(words)
+    quoted = '"' + msg.replace('"', '\\"') + '"'
+    flags = " ".join(a for a in c.args[1:] if a.startswith("-"))
+    return [" ".join(p for p in ("git commit", flags, "-m", quoted) if p)]

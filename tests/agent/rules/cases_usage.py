@@ -58,6 +58,16 @@ NPM_OLD_USAGE = (
 SED_OPEN = "sed: -e expression #1, char 9: unterminated `s' command"
 
 CASES = [
+    T(
+        'git commit "fix login bug"',
+        "error: pathspec 'fix login bug' did not match any file(s) known to git",
+        'git commit -m "fix login bug"',
+    ),
+    T(
+        "git commit -a wip",
+        "error: pathspec 'wip' did not match any file(s) known to git",
+        'git commit -a -m "wip"',
+    ),
     T("sed -e 's/\\/foo/bar' in.txt", SED_OPEN, "sed -e 's/\\/foo/bar/' in.txt"),
     T("sed -e s/foo/bar -es/baz/quz", SED_OPEN, "sed -e s/foo/bar/ -es/baz/quz/"),
     T("sed -i 's|/usr|/opt' conf", SED_OPEN, "sed -i 's|/usr|/opt|' conf"),
