@@ -141,7 +141,7 @@ RULES: list[TokenRule] = [
     ),
     TokenRule(
         "discord-token",
-        r"\b[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}\b",
+        r"\b(?=[MNO][A-Za-z0-9]{0,26}\d)[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}\b",
         (".",),
     ),
     TokenRule("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", ("shp",)),

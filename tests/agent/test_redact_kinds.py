@@ -289,6 +289,7 @@ SURVIVORS = [
     "from huggingface_hub import hf_hub_download",
     '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==">',
     "Basic usage: run the tool with --help",
+    "at NotificationServiceImplTests.method.handleIncomingMessageWithRetries(Foo.java:12)",
     'SECRET_KEY = os.environ["SECRET_KEY"]\npassword = getpass.getpass()\ntoken = self.token',
     "const token = req.headers.authorization?.split(' ')[1];",
     "WWW-Authenticate: Bearer realm=api\nUse Bearer authentication for this endpoint",
