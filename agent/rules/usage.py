@@ -396,3 +396,18 @@ def commit_without_m(c: Case) -> list[str]:
     quoted = '"' + msg.replace('"', '\\"') + '"'
     flags = " ".join(a for a in c.args[1:] if a.startswith("-"))
     return [" ".join(p for p in ("git commit", flags, "-m", quoted) if p)]
+
+
+@rule("tar_wrong_compression", "The archive is not compressed the way the flag says.", 6)
+def tar_wrong_compression(c: Case) -> list[str]:
+    if not (c.is_app("tar") and c.has("not in gzip format", "not a bzip2 file", "format violated")):
+        return []
+    # On extraction GNU and BSD tar detect the compression themselves: drop the z/j/J.
+    m = re.search(
+        r"(?<!\S)(-?)([A-Za-z]*[xt][A-Za-z]*)(?!\S)", c.script[c.script.find("tar") + 3 :]
+    )
+    if not m or not re.search(r"[zjJ]", m.group(2)):
+        return []
+    flags = re.sub(r"[zjJ]", "", m.group(2))
+    at = c.script.find("tar") + 3 + m.start(2)
+    return [c.script[:at] + flags + c.script[at + len(m.group(2)) :]]

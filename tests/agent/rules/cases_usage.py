@@ -59,6 +59,16 @@ SED_OPEN = "sed: -e expression #1, char 9: unterminated `s' command"
 
 CASES = [
     T(
+        "tar xzf file.tar.bz2",
+        "gzip: stdin: not in gzip format\ntar: Child returned status 1\ntar: Error is not recoverable: exiting now",
+        "tar xf file.tar.bz2",
+    ),
+    T(
+        "sudo tar -xjf a.tar.gz -C /opt",
+        "bzip2: (stdin) is not a bzip2 file.\ntar: Child returned status 2",
+        "sudo tar -xf a.tar.gz -C /opt",
+    ),
+    T(
         'git commit "fix login bug"',
         "error: pathspec 'fix login bug' did not match any file(s) known to git",
         'git commit -m "fix login bug"',
