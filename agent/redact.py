@@ -30,7 +30,8 @@ def marker(kind: str) -> str:
 # name = value in shell, env, JSON, YAML, INI and flag forms. The regex starts at the
 # key word (fast); the full name is read backwards from there in Python.
 _ASSIGN = re.compile(
-    r"(?:password|passwd|passphrase|pass|pwd|secret|token|credentials?|salt|cookie|key)"
+    r"(?:password|passwd|passphrase|pass|pwd|secret|token|credentials?|salt|cookie|key|auth|"
+    r"signature|pat)"
     r"(?:[_.-](?:base|b64|base64|hex|value|data|str|string|plain|raw))?"  # SECRET_KEY_BASE
     r"(?![A-Za-z0-9])"
     r"(?P<q1>[\"']?)"
