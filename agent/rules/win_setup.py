@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from termwise.agent.rules import data, fuzzy
 from termwise.agent.rules.engine import Case, rule
 
 # Cmdlet noun prefixes that come with an optional Windows feature, not the PowerShell Gallery.
@@ -25,6 +26,8 @@ def cmdlet_missing(c: Case) -> list[tuple[str, str]]:
     if not m:
         return []
     name = m.group(1)
+    if fuzzy.closest(name, data.known_commands("powershell"), n=1, ignore_case=True):
+        return []  # a typo of a cmdlet PowerShell has: the typo rules answer it
     noun = name.split("-", 1)[1]
     out: list[tuple[str, str]] = []
     for prefix, capability in _RSAT.items():

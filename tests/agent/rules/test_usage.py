@@ -75,3 +75,14 @@ def test_latin_script_is_not_retyped() -> None:
 def test_a_quiet_success_gets_no_follow_up() -> None:
     """`git branch feature` that worked (exit 0, no output) is not second-guessed."""
     assert suggest_fixes("git branch feature", "", 0) == []
+
+
+def test_cmdlet_typo_is_not_sent_to_the_gallery() -> None:
+    """A misspelt built-in cmdlet gets the spelling fix, not a module search."""
+    out = (
+        "Get-ChildItme : The term 'Get-ChildItme' is not recognized as the name of a cmdlet, "
+        "function, script file, or operable program."
+    )
+    got = suggest_fixes("Get-ChildItme", out, 1, "powershell")
+    assert got[0].command == "Get-ChildItem"
+    assert not any(s.rule == "ps_cmdlet_missing" for s in got)
