@@ -50,7 +50,7 @@ _STRONG = re.compile(
 )
 _BEARER = re.compile(r"(?i)(?<=\bBearer )[A-Za-z0-9._~+/=-]{12,}")
 _PLACEHOLDER = re.compile(
-    r"^(?:\$\{?\w+\}?|\$\(.*\)|<[^>]*>|\*+|x+|\.\.\.|…|null|none|true|false|yes|no|"
+    r"^(?:[|>][-+]?|\$\{?\w+\}?|\$\(.*\)|<[^>]*>|\*+|x+|\.\.\.|…|null|none|true|false|yes|no|"
     r"changeme|redacted|\[REDACTED:[\w-]+\].*|%\w+%|\$?\{\{.*\}\}|"
     r"your[-_ ].*|.*[-_]here|.+(?:\.\.\.|…))$",
     re.IGNORECASE,
@@ -70,6 +70,13 @@ _CODE = re.compile(
     r"[(\[]|^(?:self|this|cls|os|process|config|settings|env|args|opts|options|params|req|"
     r"request|ctx|secrets|vars|props|data|payload|user|creds)\.[A-Za-z_][\w.]*$"
 )
+# YAML block scalars under a secret-like name: `token: |` + indented lines.
+_YAML_BLOCK = re.compile(
+    r"^(?P<ind>[ \t]*)[\"']?(?P<name>[\w.-]{1,60})[\"']?:[ \t]*[|>][-+]?[ \t]*\n"
+    r"(?P<s>(?:(?P=ind)[ \t]+\S[^\n]*(?:\n|$))+)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_BLOCK_NAME = re.compile(r"pass|pwd|secret|token|key|credential", re.IGNORECASE)
 _DATA_URI = re.compile(r"(?<=;base64,)[A-Za-z0-9+/]{16,}={0,2}")
 _NOT_SECRET = re.compile(
     r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -167,6 +174,8 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         text = _BEARER.sub(lambda m: _bearer(m, found), text)
     if "<" in text:
         text = _markup_values(text, found)
+    if "|" in text or ">" in text:
+        text = _YAML_BLOCK.sub(lambda m: _yaml_block(m, found), text)
     text = _ASSIGN.sub(_assignment_replacer(found), text)
     return RedactResult(_restore_data_uris(text, blobs), sorted(found))
 
@@ -212,6 +221,19 @@ def _bearer(m: re.Match[str], found: set[str]) -> str:
     if re.fullmatch(r"[a-z]+|[A-Z][a-z]+", m[0]):
         return m[0]
     return _found(found, "bearer-token")
+
+
+def _yaml_block(m: re.Match[str], found: set[str]) -> str:
+    """`password: |` followed by indented lines: the lines are the value."""
+    body = m["s"]
+    if not _BLOCK_NAME.search(m["name"]):
+        return m[0]
+    kind = _kind_for_name(m["name"], "".join(body.split()))
+    if kind is None or body.lstrip().startswith("[REDACTED:"):
+        return m[0]
+    indent = body[: len(body) - len(body.lstrip(" \t"))]
+    tail = "\n" if body.endswith("\n") else ""
+    return m.string[m.start() : m.start("s")] + indent + _found(found, kind) + tail
 
 
 def _markup_values(text: str, found: set[str]) -> str:

@@ -316,6 +316,20 @@ SURVIVORS = [
 ]
 
 
+def test_yaml_block_values_are_replaced_whole() -> None:
+    """A secret written as a YAML block scalar loses every line of it; other blocks stay."""
+    text = (
+        "stringData:\n  password: |\n    first-line-pw\n    second-line-pw\n"
+        "  script: |\n    echo hello\nnext: 1\n"
+    )
+    result = redact(text)
+    assert "line-pw" not in result.text and result.found == ["password"]
+    assert result.text == (
+        "stringData:\n  password: |\n    [REDACTED:password]\n"
+        "  script: |\n    echo hello\nnext: 1\n"
+    )
+
+
 @pytest.mark.parametrize("text", SURVIVORS)
 def test_non_secrets_survive_unchanged(text: str) -> None:
     """Hashes, ids, paths, versions, images and everyday commands are not mangled."""
