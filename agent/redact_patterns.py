@@ -117,6 +117,9 @@ RULES: list[TokenRule] = [
     TokenRule("buildkite-token", r"\bbkua_[a-f0-9]{40}\b", ("bkua_",)),
     TokenRule("mapbox-token", r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}", ("sk.eyJ",)),
     TokenRule("square-token", r"\bsq0(?:csp|atp)-[A-Za-z0-9_-]{22,60}\b", ("sq0",)),
+    TokenRule("alibaba-key", r"\bLTAI[A-Za-z0-9]{20}\b", ("LTAI",)),
+    TokenRule("airtable-token", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", ("pat",)),
+    TokenRule("adobe-secret", r"\bp8e-[A-Za-z0-9]{32}\b", ("p8e-",)),
     TokenRule("1password-token", r"\bops_eyJ[A-Za-z0-9+/]{100,}={0,3}", ("ops_eyJ",)),
     TokenRule(
         "1password-secret-key",
