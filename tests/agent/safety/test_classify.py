@@ -103,3 +103,15 @@ def test_random_shell_soup_never_crashes() -> None:
         shell = rng.choice(["bash", "zsh", "pwsh", "cmd"])
         verdict = classify(text, shell)
         assert verdict.level in ("safe", "confirm", "dangerous") and verdict.reasons, text
+
+
+def test_recursive_deletes_name_the_specific_rule_first() -> None:
+    """`rm -rf` is explained by the recursive rule, not the plain `-f` one it implies."""
+    from termwise.agent.safety import classify
+
+    posix = classify("rm -rf ./build", "bash")
+    assert posix.level == "dangerous"
+    assert [r.split(":")[0] for r in posix.reasons] == ["rm-recursive-force"]
+    ps = classify("Remove-Item -Recurse -Force build", "pwsh")
+    assert [r.split(":")[0] for r in ps.reasons] == ["remove-item-recurse-force"]
+    assert classify("rm -f a.txt", "bash").reasons[0].startswith("rm-force:")
