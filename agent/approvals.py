@@ -29,7 +29,6 @@ import logging
 import os
 import re
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,6 +39,7 @@ from typing import Any, Literal, get_args
 import yaml
 from termwise.agent.errors import AgentError
 from termwise.agent.types import Verdict
+from termwise.memory.lock import atomic_write, free_aside_path
 
 log = logging.getLogger(__name__)
 
@@ -326,12 +326,7 @@ class ApprovalStore:
 
     def _aside_name(self, tag: str) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.clock()))
-        candidate = self.path.with_name(f"{self.path.name}.{tag}-{stamp}")
-        n = 1
-        while candidate.exists():
-            n += 1
-            candidate = self.path.with_name(f"{self.path.name}.{tag}-{stamp}-{n}")
-        return candidate
+        return free_aside_path(self.path, tag, stamp)
 
     def _note(self, message: str) -> None:
         if message not in self.problems:
@@ -342,17 +337,9 @@ class ApprovalStore:
         """Write the saved entries atomically: a temp file in the same folder, then replace."""
         body = {"version": FILE_VERSION, "entries": [e.to_yaml() for e in self._saved]}
         text = _HEADER + yaml.safe_dump(body, sort_keys=False, allow_unicode=True)
-        folder = self.path.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
+            atomic_write(self.path, text)
         except OSError as exc:
-            Path(tmp).unlink(missing_ok=True)
             raise ApprovalError(
                 f"could not save approvals to {self.path}: {exc.strerror or exc}"
             ) from exc

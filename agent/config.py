@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 from termwise.agent.config_schema import Config
 from termwise.agent.errors import ConfigError
+from termwise.memory.lock import atomic_write, free_aside_path
 
 log = logging.getLogger(__name__)
 
@@ -145,11 +146,7 @@ def parse_config(
 
 def _keep_aside(path: Path, clock: typing.Callable[[], float] = time.time) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(clock()))
-    target = path.with_name(f"{path.name}.bad-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.bad-{stamp}-{n}")
+    target = free_aside_path(path, "bad", stamp)
     os.replace(path, target)
     return target
 
@@ -235,7 +232,4 @@ def render_config(config: Config) -> str:
 
 def write_config(config: Config, path: Path) -> None:
     """Write atomically (temporary file + rename) so a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(render_config(config), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, render_config(config))

@@ -1,4 +1,4 @@
-"""A cross-process lock over the memory folder, and atomic file writes."""
+"""A cross-process lock over the memory folder, atomic file writes and aside names."""
 
 from __future__ import annotations
 
@@ -62,6 +62,16 @@ def atomic_write(path: Path, text: str, *, durable: bool = True) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def free_aside_path(path: Path, tag: str, stamp: str) -> Path:
+    """The first unused `<name>.<tag>-<stamp>[-n]` beside `path`, for keeping a file aside."""
+    candidate = path.with_name(f"{path.name}.{tag}-{stamp}")
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}.{tag}-{stamp}-{n}")
+    return candidate
 
 
 REPLACE_TRIES = 20

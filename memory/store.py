@@ -33,7 +33,7 @@ from termwise.memory.format import (
     render_entry,
     validate_key,
 )
-from termwise.memory.lock import StoreLock, atomic_write
+from termwise.memory.lock import StoreLock, atomic_write, free_aside_path
 from termwise.memory.migrations import migrate
 from termwise.memory.retrieve import Hit, Retriever
 
@@ -283,11 +283,7 @@ class MemoryStore:
 
     def _keep_aside(self, path: Path, raw: bytes) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
-        aside = path.with_name(f"{path.name}.corrupt-{stamp}")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        aside = free_aside_path(path, "corrupt", stamp)
         aside.write_bytes(raw)
         return aside
 

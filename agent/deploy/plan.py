@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from termwise.agent.types import Verdict
+from termwise.memory.lock import atomic_write
 
 
 @dataclass
@@ -113,9 +114,6 @@ def plan_markdown(plan: Plan) -> str:
 
 
 def save_plan(plan: Plan, folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
     path = plan_path(folder, plan)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(plan_markdown(plan), encoding="utf-8")
-    tmp.replace(path)
+    atomic_write(path, plan_markdown(plan))
     return path
