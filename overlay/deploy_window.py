@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 from termwise.agent.cancel import CancelToken
 from termwise.agent.config_schema import Config
-from termwise.agent.deploy.plan import Plan, Step, log_path_for
+from termwise.agent.deploy.plan import Plan, Step
 from termwise.agent.deploy.runner import PlanRunner, RunEvent, SessionPort
 from termwise.agent.deploy.sources import RepoSnapshot
 from termwise.agent.errors import AgentError
@@ -310,30 +310,21 @@ class DeployWindow(QWidget):
         self._start(self._run_job, self.plan, cwd)
 
     def _run_job(self, plan: Plan, cwd: str | None) -> None:
-        from termwise.agent.approvals import ApprovalStore
-        from termwise.agent.deploy.fixer import StepFixer, chain
-        from termwise.agent.deploy.planner import default_classify
-        from termwise.agent.redact import redact
+        from termwise.agent.deploy.setup import configured_runner
 
         assert self.session_factory is not None
         bridge = self.bridge
         try:
             port = self.session_factory(plan.shell, cwd)
-            fixer = None
-            if self._client is not None:
-                fixer = StepFixer(self._client, self.config, plan.shell, goal=f"deploy {plan.name}")
-            runner = PlanRunner(
+            runner = configured_runner(
                 plan,
                 port,
+                config=self.config,
+                approvals_file=self.paths.approvals_file,
+                client=self._client,
                 ask=bridge.ask,
-                classify=default_classify,
-                approvals=ApprovalStore(self.paths.approvals_file),
-                fixer=fixer,
-                max_repairs=self.config.deploy.max_repairs,
-                step_timeout=self.config.deploy.step_timeout,
-                log_file=log_path_for(self.plan_file) if self.plan_file else None,
-                on_event=chain(bridge.emit_run_event, fixer.observe if fixer else None),
-                scrub=lambda text: redact(text, self.config.privacy.patterns).text,
+                plan_file=self.plan_file,
+                on_event=bridge.emit_run_event,
             )
             self.runner = runner
             if self._stop_requested:

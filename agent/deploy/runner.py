@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
+from termwise.agent.cancel import CancelToken
 from termwise.agent.deploy.loop import LoopDetector
 from termwise.agent.deploy.plan import Plan, Step
 from termwise.agent.errors import AgentError
@@ -102,6 +103,7 @@ class PlanRunner:
         on_event: Callable[[RunEvent], None] | None = None,
         ask_safe: bool = False,
         scrub: Callable[[str], str] | None = None,
+        cancel: CancelToken | None = None,
     ) -> None:
         self.plan = plan
         self.session = session
@@ -123,6 +125,7 @@ class PlanRunner:
         self._stop = threading.Event()
         self._skip = threading.Event()
         self._busy = threading.Event()  # a command is running in the session
+        self._cancel = cancel  # cancelled by stop(): a repair request in flight hangs up
 
     # -- controls (any thread) ---------------------------------------------------------
     def pause(self) -> None:
@@ -147,6 +150,8 @@ class PlanRunner:
         """End the run; with `interrupt`, also press Ctrl+C on a command still running."""
         self._stop.set()
         self._running.set()
+        if self._cancel is not None:
+            self._cancel.cancel()
         if interrupt and self._busy.is_set():
             try:
                 self.session.interrupt()

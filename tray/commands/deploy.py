@@ -211,12 +211,7 @@ def _run(
     cwd: str,
     client: Any,
 ) -> int:
-    from termwise.agent.approvals import ApprovalStore
-    from termwise.agent.deploy.fixer import StepFixer, chain
-    from termwise.agent.deploy.plan import log_path_for
-    from termwise.agent.deploy.planner import default_classify
-    from termwise.agent.deploy.runner import PlanRunner
-    from termwise.agent.redact import redact
+    from termwise.agent.deploy.setup import configured_runner
     from termwise.tray.deploy_session import HostSessionPort
 
     session_id = args.session or str(host.create(shell=plan.shell, cwd=cwd)["id"])
@@ -229,22 +224,18 @@ def _run(
         asks.put((command, verdict, reply))
         return reply.get()
 
-    fixer = StepFixer(client, config, plan.shell, goal=f"deploy {plan.name} ({plan.target})")
-    log_file = log_path_for(plan_file)
-    runner = PlanRunner(
+    runner = configured_runner(
         plan,
         HostSessionPort(host, session_id, paths),
+        config=config,
+        approvals_file=paths.approvals_file,
+        client=client,
         ask=ask,
-        classify=default_classify,
-        approvals=ApprovalStore(paths.approvals_file),
-        fixer=fixer,
-        max_repairs=config.deploy.max_repairs,
-        step_timeout=config.deploy.step_timeout,
-        log_file=log_file,
-        on_event=chain(render.run_event, fixer.observe),
+        plan_file=plan_file,
+        on_event=render.run_event,
         ask_safe=not args.yes_safe,
-        scrub=lambda text: redact(text, config.privacy.patterns).text,
     )
+    log_file = runner.log_file
     worker = threading.Thread(target=runner.run, name="deploy-run", daemon=True)
     worker.start()
     interrupted = False
@@ -262,8 +253,7 @@ def _run(
         except KeyboardInterrupt:
             interrupted = True
             render.note("stopping the run (Ctrl+C)…")
-            runner.stop()
-            fixer.cancel.cancel()
+            runner.stop()  # also hangs up a repair request in flight
             if pending is not None:  # a question was open: it counts as denied
                 pending[2].put("deny")
                 pending = None

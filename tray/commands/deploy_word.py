@@ -214,13 +214,9 @@ def cmd_deploy_here(args: argparse.Namespace) -> int:
 
 def run_here(paths: Paths, session: str, nonce: str, data: dict[str, Any]) -> str:
     """Wait for the session's prompt, then walk the plan in it; returns the run's outcome."""
-    from termwise.agent.approvals import ApprovalStore
     from termwise.agent.config import load_config
-    from termwise.agent.deploy.fixer import StepFixer
-    from termwise.agent.deploy.planner import default_classify
-    from termwise.agent.deploy.runner import PlanRunner
+    from termwise.agent.deploy.setup import configured_runner
     from termwise.agent.llm.factory import make_client
-    from termwise.agent.redact import redact
     from termwise.tray.commands.prompt_words import wait_for_prompt
     from termwise.tray.deploy_session import HostSessionPort
     from termwise.tray.ipc.client import HostClient
@@ -237,29 +233,19 @@ def run_here(paths: Paths, session: str, nonce: str, data: dict[str, Any]) -> st
     channel.close()
     config: Config = load_config(paths.config_file).config
     client = make_client(config)
-    fixer = (
-        StepFixer(client, config, plan.shell, goal=f"deploy {plan.name} ({plan.target})")
-        if client is not None
-        else None
-    )
 
     def ask(command: str, verdict: Verdict) -> Literal["once", "deny"]:
         # Nobody can be asked any more: only what was approved before the prompt came back.
         return "once" if command in approved else "deny"
 
     with HostClient(paths) as host:
-        runner = PlanRunner(
+        runner = configured_runner(
             plan,
             HostSessionPort(host, session, paths),
+            config=config,
+            approvals_file=paths.approvals_file,
+            client=client,
             ask=ask,
-            classify=default_classify,
-            approvals=ApprovalStore(paths.approvals_file),
-            fixer=fixer,
-            max_repairs=config.deploy.max_repairs,
-            step_timeout=config.deploy.step_timeout,
-            log_file=_log_file(plan_file),
-            on_event=fixer.observe if fixer is not None else None,
-            ask_safe=False,
-            scrub=lambda text: redact(text, config.privacy.patterns).text,
+            plan_file=plan_file,
         )
         return str(runner.run())

@@ -87,3 +87,18 @@ def test_successes_never_count():
     loop = LoopDetector()
     for _ in range(5):
         assert loop.observe("make", "ok", 0) is None
+
+
+def test_stopping_a_run_hangs_up_its_repair_request():
+    """Stop (Ctrl+C in the CLI, Stop in the window) cancels the token a repair request streams under."""
+    from termwise.agent.cancel import CancelToken
+    from termwise.agent.deploy.runner import PlanRunner
+
+    token = CancelToken()
+    plan = Plan(target="x", name="x", shell="bash", steps=[Step(1, "t", commands=["true"])])
+    runner = PlanRunner(
+        plan, session=None, ask=lambda c, v: "deny", classify=lambda c, s: Verdict("safe"),  # type: ignore[arg-type]
+        cancel=token,
+    )  # fmt: skip
+    runner.stop()
+    assert token.cancelled and runner.stopping
