@@ -13,6 +13,6 @@ if __name__ == "__main__":
         sys.stdout = open(os.devnull, "w", encoding="utf-8")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
-    from termwise.tray.cli import main
+    from termwise.tray.commands.cli import main
 
     sys.exit(main())

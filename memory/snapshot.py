@@ -35,22 +35,6 @@ _PLAN_RE = re.compile(r"^\s*(?:[-*]|\d+[.)])?\s*\[(DONE|IN PROGRESS|TODO)\]\s*(.
 _BULLET_RE = re.compile(r"^\s*(?:[-*]|\d+[.)])\s+(.*)$")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
-SNAPSHOT_INSTRUCTIONS = """\
-Compress the conversation below into a state snapshot so the work can continue from it
-alone. Answer in Markdown with exactly these headings:
-## Overall goal
-(one or two sentences)
-## Key knowledge
-- facts, constraints and decisions worth keeping
-## File-system state
-- files and folders created, changed or inspected
-## Recent actions
-- the last few things done and their results
-## Current plan
-1. [DONE] ... / [IN PROGRESS] ... / [TODO] ...
-Keep the goal and every plan item of the previous snapshot unless they were finished
-or replaced. Do not include secrets."""
-
 
 @dataclass(frozen=True)
 class PlanItem:
@@ -152,6 +136,8 @@ class HistoryCompressor:
 
     budget_tokens: int
     summarize: Summarize | None = None
+    # What the model is asked to write; the agent supplies it (memory holds no prompts).
+    instructions: str = ""
     keep_recent: int = 4  # messages kept verbatim after compression
     failures: list[str] = field(default_factory=list)
 
@@ -178,7 +164,7 @@ class HistoryCompressor:
         return new.keeping(snapshot), recent
 
     def _prompt(self, old: Sequence[Message], snapshot: StateSnapshot | None) -> str:
-        parts = [SNAPSHOT_INSTRUCTIONS]
+        parts = [self.instructions] if self.instructions else []
         if snapshot is not None:
             parts.append("Previous snapshot:\n" + snapshot.render())
         transcript = "\n\n".join(f"{m.get('role', '?')}: {m.get('content', '')}" for m in old)

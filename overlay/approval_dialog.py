@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
-from termwise.agent.types import Verdict
+from termwise.agent.base.types import Verdict
 from termwise.overlay.i18n import tr
-from termwise.tray.qt_bridge import emit
+from termwise.tray.app.qt_bridge import emit
 
 CHOICES = ("once", "session", "always", "deny")
 

@@ -8,21 +8,21 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QGuiApplication
-from termwise.agent.approvals import ApprovalStore
-from termwise.agent.cancel import CancelToken
-from termwise.agent.config_schema import Config
-from termwise.agent.errors import AgentError
-from termwise.agent.events import Finished, Question, SuggestionReady
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.errors import AgentError
+from termwise.agent.base.events import Finished, Question, SuggestionReady
+from termwise.agent.base.paths import Paths
+from termwise.agent.base.types import Block, SessionContext, Verdict
 from termwise.agent.llm.factory import make_client
-from termwise.agent.paths import Paths
-from termwise.agent.types import Block, SessionContext, Verdict
+from termwise.agent.safety.approvals import ApprovalStore
 from termwise.overlay.approval_dialog import ApprovalDialog
 from termwise.overlay.clipboard import Clipboard
 from termwise.overlay.i18n import detect_language, set_language, tr
 from termwise.overlay.overlay_window import OverlayWindow, no_model_notice
 from termwise.overlay.theme import on_os_scheme_change, pick_theme
 from termwise.overlay.view_model import OverlayViewModel
-from termwise.tray.qt_bridge import HostBridge, TurnRunner, emit
+from termwise.tray.app.qt_bridge import HostBridge, TurnRunner, emit
 
 log = logging.getLogger(__name__)
 
@@ -357,8 +357,8 @@ class OverlayController(QObject):
         self.runner.start(lambda cancel: self._explain(command, shell, cancel))
 
     def _explain(self, command: str, shell: str, cancel: CancelToken) -> Iterator[object]:
-        from termwise.agent.context import load_prompt
-        from termwise.agent.redact import redact
+        from termwise.agent.base.prompts import load_prompt
+        from termwise.agent.privacy.redact import redact
 
         text = command
         if self.config.privacy.redact:
@@ -372,7 +372,7 @@ class OverlayController(QObject):
                 if delta.text:
                     yield delta.text
         except AgentError as exc:
-            from termwise.agent.events import Error
+            from termwise.agent.base.events import Error
 
             yield Error(str(exc), retryable=True)
 
@@ -390,7 +390,7 @@ def _view_context(session: Any) -> SessionContext:
 
     The full context (five blocks, whole outputs) is built only when a request is sent.
     """
-    from termwise.tray.stream import clean_text
+    from termwise.tray.host.stream import clean_text
 
     last = session.last_block()
     blocks = []

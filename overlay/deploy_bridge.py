@@ -6,8 +6,8 @@ import threading
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.runner import RunEvent
-from termwise.agent.types import Verdict
 
 
 class DeployBridge(QObject):

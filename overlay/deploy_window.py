@@ -28,15 +28,15 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from termwise.agent.cancel import CancelToken
-from termwise.agent.config_schema import Config
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.errors import AgentError
+from termwise.agent.base.paths import Paths
+from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.plan import Plan, Step
 from termwise.agent.deploy.runner import PlanRunner, RunEvent, SessionPort
 from termwise.agent.deploy.sources import RepoSnapshot
-from termwise.agent.errors import AgentError
 from termwise.agent.llm.base import LlmClient
-from termwise.agent.paths import Paths
-from termwise.agent.types import Verdict
 from termwise.overlay.approval_dialog import ApprovalDialog
 from termwise.overlay.deploy_bridge import DeployBridge
 from termwise.overlay.i18n import tr
@@ -208,10 +208,10 @@ class DeployWindow(QWidget):
         self._worker.start()
 
     def _plan_job(self, target: str, shell: str, cancel: CancelToken) -> None:
-        from termwise.agent.context import memory_lookup
         from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
         from termwise.agent.deploy.sources import classify_target, fetch_repository, github_token
-        from termwise.agent.probe import probe_environment
+        from termwise.agent.suggest.context import memory_lookup
+        from termwise.agent.suggest.probe import probe_environment
 
         bridge = self.bridge
         try:

@@ -17,7 +17,7 @@ from termwise.overlay.status_area import StatusArea
 from termwise.overlay.suggestion_list import SuggestionList
 from termwise.overlay.theme import Theme, pick_theme, stylesheet
 from termwise.overlay.view_model import OverlayViewModel
-from termwise.tray.qt_bridge import emit
+from termwise.tray.app.qt_bridge import emit
 
 WINDOW_TITLE = "Termwise"
 WIDTH = 680

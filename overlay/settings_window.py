@@ -21,15 +21,15 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from termwise.agent.config import write_config
-from termwise.agent.config_schema import Config, ProviderConfig
-from termwise.agent.errors import AgentError
+from termwise.agent.base.config import write_config
+from termwise.agent.base.config_schema import Config, ProviderConfig
+from termwise.agent.base.errors import AgentError
+from termwise.agent.base.paths import Paths
 from termwise.agent.llm.keys import get_key, set_key
 from termwise.agent.llm.providers import PRESETS
-from termwise.agent.paths import Paths
 from termwise.overlay.hotkey_edit import HotkeyEdit
 from termwise.overlay.i18n import detect_language, set_language, tr
-from termwise.tray.qt_bridge import emit
+from termwise.tray.app.qt_bridge import emit
 
 log = logging.getLogger(__name__)
 

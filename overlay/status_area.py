@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 from termwise.overlay.i18n import tr
 from termwise.overlay.view_model import OverlayViewModel
-from termwise.tray.qt_bridge import emit
+from termwise.tray.app.qt_bridge import emit
 
 
 class StatusArea(QWidget):

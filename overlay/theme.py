@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
 
 
 @dataclass(frozen=True)

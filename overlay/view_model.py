@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from termwise.agent.events import (
+from termwise.agent.base.events import (
     Error,
     Event,
     Finished,
@@ -19,7 +19,7 @@ from termwise.agent.events import (
     SuggestionReady,
     VerdictReady,
 )
-from termwise.agent.types import SessionContext, Suggestion, Verdict
+from termwise.agent.base.types import SessionContext, Suggestion, Verdict
 
 OUTPUT_TAIL_LINES = 14
 CLIPBOARD_CHARS = 2000

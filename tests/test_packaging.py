@@ -88,3 +88,77 @@ def test_modules_stay_small():
         for path in (ROOT / top).rglob("*.py"):
             lines = path.read_text(encoding="utf-8").count("\n")
             assert lines <= 700, f"{path} has {lines} lines; split it"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return "termwise." + ".".join(parts)
+
+
+def _all_modules() -> dict[str, Path]:
+    return {_module_name(p): p for top in TOP for p in (ROOT / top).rglob("*.py")}
+
+
+_MODULES = set(_all_modules())
+
+
+def _ours(path: Path, *, top_level_only: bool = False) -> set[str]:
+    """Our modules that `path` imports (a `from pkg import mod` counts as pkg.mod)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("termwise."))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.startswith("termwise."):
+                subs = {f"{node.module}.{a.name}" for a in node.names}
+                known = subs & _MODULES
+                found.update(known)
+                if known != subs:  # some names are attributes of the module itself
+                    found.add(node.module)
+    return found
+
+
+def test_agent_never_imports_tray_or_overlay():
+    """agent/ is used by the CLI without Qt and by every screen: it must not depend on them."""
+    for path in (ROOT / "agent").rglob("*.py"):
+        bad = {n for n in _ours(path) if n.startswith(("termwise.tray", "termwise.overlay"))}
+        assert not bad, f"{path} imports {bad}"
+
+
+def test_the_kernel_imports_nothing_of_ours_but_itself():
+    """agent/base is what every package may import, so it may import nothing else of ours."""
+    for path in (ROOT / "agent" / "base").rglob("*.py"):
+        bad = {n for n in _ours(path) if not n.startswith("termwise.agent.base")}
+        assert not bad, f"{path} imports {bad}"
+
+
+def test_no_import_cycle_between_files():
+    """Imports that run at import time form no cycle (lazy imports inside functions are allowed)."""
+    modules = _MODULES
+    graph = {
+        name: {m for m in _ours(path, top_level_only=True) if m in modules and m != name}
+        for name, path in _all_modules().items()
+    }
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle = [*stack[stack.index(nxt) :], nxt]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)

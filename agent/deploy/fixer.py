@@ -6,13 +6,14 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from termwise.agent.cancel import CancelToken
-from termwise.agent.config_schema import Config
-from termwise.agent.context import load_prompt, summarize_output
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.prompts import load_prompt
 from termwise.agent.deploy.plan import Step
 from termwise.agent.deploy.runner import CommandResult, RunEvent
 from termwise.agent.llm.base import LlmClient, LlmError, Message
-from termwise.agent.redact import redact
+from termwise.agent.privacy.redact import redact
+from termwise.agent.suggest.context import summarize_output
 from termwise.agent.suggest.parser import ParsedSuggestion, SuggestionParser
 from termwise.memory.snapshot import HistoryCompressor, StateSnapshot
 
@@ -44,7 +45,9 @@ class StepFixer:
     _pending: str = field(default="", init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._compressor = HistoryCompressor(self.budget_tokens, summarize=self._summarize)
+        self._compressor = HistoryCompressor(
+            self.budget_tokens, summarize=self._summarize, instructions=load_prompt("snapshot")
+        )
 
     # -- history ------------------------------------------------------------------------
     def observe(self, event: RunEvent) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from termwise.agent.types import Verdict
+from termwise.agent.base.types import Verdict
 from termwise.memory.lock import atomic_write
 
 

@@ -8,15 +8,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from termwise.agent.cancel import CancelToken
-from termwise.agent.config_schema import Config
-from termwise.agent.context import estimate_tokens, load_prompt
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.prompts import load_prompt
+from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.plan import Plan, Step, save_plan
 from termwise.agent.deploy.sources import RepoSnapshot
 from termwise.agent.deploy.step_parser import StepParser, StepProblem
 from termwise.agent.llm.base import LlmClient, LlmError, Message
-from termwise.agent.redact import redact
-from termwise.agent.types import Verdict
+from termwise.agent.privacy.redact import redact
+from termwise.agent.suggest.context import estimate_tokens
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +153,7 @@ class Planner:
         self.deploy_dir = deploy_dir
 
     def prompt(self, snap: RepoSnapshot, shell: str) -> PlanPrompt:
-        from termwise.agent.probe import describe_environment, probe_environment
+        from termwise.agent.suggest.probe import describe_environment, probe_environment
 
         info = self.env_info if self.env_info is not None else probe_environment()
         env_text = describe_environment(info)

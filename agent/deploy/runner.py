@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-from termwise.agent.cancel import CancelToken
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.errors import AgentError
+from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.loop import LoopDetector
 from termwise.agent.deploy.plan import Plan, Step
-from termwise.agent.errors import AgentError
-from termwise.agent.redact import redact
-from termwise.agent.types import Verdict
+from termwise.agent.privacy.redact import redact
 
 Choice = Literal["once", "session", "always", "deny"]
 StepStatus = Literal["pending", "running", "done", "failed", "skipped", "stopped"]

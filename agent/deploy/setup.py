@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
 from termwise.agent.deploy.fixer import StepFixer, chain
 from termwise.agent.deploy.plan import Plan, log_path_for
 from termwise.agent.deploy.runner import Ask, PlanRunner, RunEvent, SessionPort
@@ -26,9 +26,9 @@ def configured_runner(
 ) -> PlanRunner:
     """Rules verdicts, stored approvals, model repairs (when a model is set), the config's
     limits, a run log beside the plan, and secrets redacted before they reach that log."""
-    from termwise.agent.approvals import ApprovalStore
     from termwise.agent.deploy.planner import default_classify
-    from termwise.agent.redact import redact
+    from termwise.agent.privacy.redact import redact
+    from termwise.agent.safety.approvals import ApprovalStore
 
     fixer = None
     if client is not None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from termwise.agent.errors import AgentError
+from termwise.agent.base.errors import AgentError
 
 # Files that tell how a project is built and run, in the order a planner reads them.
 MANIFESTS = (

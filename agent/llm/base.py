@@ -6,10 +6,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from termwise.agent.errors import AgentError
+from termwise.agent.base.errors import AgentError
 
 if TYPE_CHECKING:
-    from termwise.agent.cancel import CancelToken
+    from termwise.agent.base.cancel import CancelToken
 
 Task = Literal["suggest", "safety", "memory", "deploy", "chat"]
 TASKS: tuple[Task, ...] = ("suggest", "safety", "memory", "deploy", "chat")

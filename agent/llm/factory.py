@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping
 
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
 from termwise.agent.llm.base import TASKS, LlmClient
 from termwise.agent.llm.providers import PRESETS, Provider
 from termwise.agent.llm.routing import Route, has_model_settings, resolve_routes, task_config

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from termwise.agent.errors import AgentError
+from termwise.agent.base.errors import AgentError
 
 log = logging.getLogger(__name__)
 

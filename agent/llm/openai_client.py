@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import openai
-from termwise.agent.cancel import CancelToken
+from termwise.agent.base.cancel import CancelToken
 from termwise.agent.llm.base import (
     UNREACHABLE,
     ChatDelta,

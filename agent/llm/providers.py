@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from termwise.agent.config_schema import ProviderConfig
-from termwise.agent.errors import ConfigError
+from termwise.agent.base.config_schema import ProviderConfig
+from termwise.agent.base.errors import ConfigError
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from termwise.agent.config_schema import Config, TaskConfig
-from termwise.agent.errors import ConfigError
+from termwise.agent.base.config_schema import Config, TaskConfig
+from termwise.agent.base.errors import ConfigError
 from termwise.agent.llm.base import TASKS, Task
 from termwise.agent.llm.keys import get_key
 from termwise.agent.llm.providers import Provider, provider_from_config

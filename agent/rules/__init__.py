@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from termwise.agent.base.types import Suggestion
 from termwise.agent.rules import (  # noqa: F401  (importing a module registers its rules)
     build,
     devops,
@@ -27,7 +28,6 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     windows,
 )
 from termwise.agent.rules.engine import RULES, Case, run_rules
-from termwise.agent.types import Suggestion
 
 __all__ = ["RULES", "suggest_fixes"]
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from termwise.agent.base.types import Suggestion
 from termwise.agent.rules import shell as sh
-from termwise.agent.types import Suggestion
 
 MAX_SUGGESTIONS = 5
 _log = logging.getLogger(__name__)

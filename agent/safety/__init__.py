@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from termwise.agent.base.types import Verdict
 from termwise.agent.safety.model import Family
-from termwise.agent.types import Verdict
 
 __all__ = ["classify", "family_of"]
 

@@ -10,7 +10,7 @@ from importlib import resources
 from typing import Any
 
 import yaml
-from termwise.agent.errors import AgentError
+from termwise.agent.base.errors import AgentError
 from termwise.agent.safety.model import Family, Level
 
 # Which data files make up each shell family, later files adding to earlier ones.

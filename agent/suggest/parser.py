@@ -12,8 +12,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from termwise.agent.base.types import Suggestion
 from termwise.agent.suggest.json_stream import OBJECT_START, Broken, ObjectCutter
-from termwise.agent.types import Suggestion
 
 MAX_SUGGESTIONS = 5
 

@@ -8,10 +8,9 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from termwise.agent.cancel import CancelToken
-from termwise.agent.config_schema import Config
-from termwise.agent.context import build_prompt, load_prompt, target_block
-from termwise.agent.events import (
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.events import (
     Error,
     Event,
     Finished,
@@ -20,8 +19,13 @@ from termwise.agent.events import (
     SuggestionReady,
     VerdictReady,
 )
+from termwise.agent.base.prompts import load_prompt
+from termwise.agent.base.types import SessionContext, Suggestion, Verdict
 from termwise.agent.llm.base import LlmClient, LlmError
-from termwise.agent.redact import redact
+from termwise.agent.privacy.redact import redact
+from termwise.agent.rules import suggest_fixes
+from termwise.agent.safety import classify
+from termwise.agent.suggest.context import build_prompt, target_block
 from termwise.agent.suggest.parser import (
     MAX_SUGGESTIONS,
     ParsedQuestion,
@@ -29,7 +33,6 @@ from termwise.agent.suggest.parser import (
     Problem,
     SuggestionParser,
 )
-from termwise.agent.types import SessionContext, Suggestion, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +45,10 @@ MemoryLookup = Callable[[str, int], list[str]]
 
 
 def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
-    """The instant tier for the block a fix is about; empty when the rules are not installed."""
+    """The instant tier for the block a fix is about; empty for a success or an unknown block."""
     block = target_block(ctx)
     # An unknown exit code (cmd.exe reports none, no-marks fallback) still gets the rules.
     if block is None or block.exit_code == 0:
-        return []
-    try:
-        from termwise.agent.rules import suggest_fixes
-    except ImportError:
         return []
     try:
         return list(
@@ -63,11 +62,7 @@ def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
 
 
 def verdict_for(command: str, shell: str) -> Verdict:
-    """The rules verdict; `confirm` when the safety package cannot say."""
-    try:
-        from termwise.agent.safety import classify
-    except ImportError:
-        return Verdict("confirm", ("safety checks unavailable",))
+    """The rules verdict; `confirm` when a rule fails on this command (logged)."""
     try:
         return classify(command, shell)
     except Exception:

@@ -10,7 +10,7 @@ import statistics
 import time
 
 import pytest
-from termwise.tray.stream import StreamParser, clean_text
+from termwise.tray.host.stream import StreamParser, clean_text
 
 RING = 10 * 1024 * 1024
 CHUNK = 4800  # what the kernel hands a PTY reader per read here (see RECIPES)

@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from termwise.agent.config_schema import Config
-from termwise.agent.paths import resolve_paths
-from termwise.tray.foreground import ClientWindow, ForegroundProbe, platform_probe
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.paths import resolve_paths
+from termwise.tray.host.foreground import ClientWindow, ForegroundProbe, platform_probe
 from termwise.tray.host.host import SessionHost
-from termwise.tray.pty import TerminationPolicy
+from termwise.tray.host.pty import TerminationPolicy
 
-from tests.tray.foreground.support import Terminal
+from tests.tray.host.foreground.support import Terminal
 from tests.tray.serve_support import wait_until
 
 pytestmark = [

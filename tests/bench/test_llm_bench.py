@@ -7,12 +7,12 @@ import time
 
 import openai
 import pytest
-from termwise.agent.config_schema import Config
-from termwise.agent.context import build_prompt, estimate_tokens
-from termwise.agent.events import SuggestionReady
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.events import SuggestionReady
+from termwise.agent.base.types import Block, SessionContext
 from termwise.agent.llm.factory import make_client
+from termwise.agent.suggest.context import build_prompt, estimate_tokens
 from termwise.agent.suggest.turn import SuggestTurn
-from termwise.agent.types import Block, SessionContext
 
 from tests.support.llm_server import LlmServer
 

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QApplication
-from termwise.agent.config_schema import Config
-from termwise.agent.paths import resolve_paths
-from termwise.tray.app import TrayApp
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.paths import resolve_paths
+from termwise.tray.app.app import TrayApp
 from termwise.tray.host.host import SessionHost
+from termwise.tray.host.pty import TerminationPolicy
 from termwise.tray.ipc.client import HostClient
 from termwise.tray.ipc.server import IpcServer
-from termwise.tray.pty import TerminationPolicy
 
 pytestmark = pytest.mark.bench
 
@@ -106,7 +106,7 @@ def _tray_process(home: Path) -> tuple[subprocess.Popen[str], list[str]]:
     env = dict(os.environ)
     env.update(TERMWISE_HOME=str(home / "tw"), HOME=str(home), QT_QPA_PLATFORM="offscreen")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "termwise.tray.cli", "--json-logging"],
+        [sys.executable, "-m", "termwise.tray.commands.cli", "--json-logging"],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

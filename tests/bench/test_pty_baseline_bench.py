@@ -7,8 +7,8 @@ import sys
 import time
 
 import pytest
-from termwise.tray.pty import TerminationPolicy, spawn_pty
-from termwise.tray.stream import StreamParser
+from termwise.tray.host.pty import TerminationPolicy, spawn_pty
+from termwise.tray.host.stream import StreamParser
 
 TOTAL = 200_000_000
 LINE = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod"

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from termwise.tray.pty import PtyProcess, spawn_pty
+from termwise.tray.host.pty import PtyProcess, spawn_pty
 
 from tests.tray.serve_support import ServeProcess, serve_fixture, wait_until
 
@@ -83,7 +83,7 @@ class Drain:
 
 
 def attach_terminal(session_id: str) -> PtyProcess:
-    argv = [sys.executable, "-m", "termwise.tray.cli", "attach", session_id]
+    argv = [sys.executable, "-m", "termwise.tray.commands.cli", "attach", session_id]
     return spawn_pty(argv, rows=ROWS, cols=COLS)
 
 

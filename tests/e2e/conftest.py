@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from termwise.agent.paths import Paths, resolve_paths
+from termwise.agent.base.paths import Paths, resolve_paths
 
 from tests.e2e.harness import Desktop, TrayProcess, require_tools
 from tests.support.llm_server import LlmServer, make_reply

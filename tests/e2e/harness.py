@@ -133,7 +133,7 @@ class Desktop:
 
 
 class TrayProcess:
-    """`python -m termwise.tray.cli --json-logging`, its stderr collected as parsed JSON lines."""
+    """`python -m termwise.tray.commands.cli --json-logging`, its stderr collected as parsed JSON lines."""
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
@@ -144,7 +144,7 @@ class TrayProcess:
 
     def start(self) -> TrayProcess:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "termwise.tray.cli", "--json-logging"],
+            [sys.executable, "-m", "termwise.tray.commands.cli", "--json-logging"],
             env=self.env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

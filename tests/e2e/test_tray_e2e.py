@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import pytest
-from termwise.agent.paths import Paths
+from termwise.agent.base.paths import Paths
 from termwise.tray.ipc.client import HostClient
 
 from tests.e2e.conftest import MODEL_COMMAND
@@ -22,7 +22,7 @@ RULES_COMMAND = "git push"
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "termwise.tray.cli", *args],
+        [sys.executable, "-m", "termwise.tray.commands.cli", *args],
         env=env,
         capture_output=True,
         text=True,

@@ -50,7 +50,9 @@ def test_version_comes_from_pyproject_and_matches_the_installed_package():
 
     assert load_build().project_version() == metadata.version("termwise")
     done = subprocess.run(
-        [sys.executable, "-m", "termwise.tray.cli", "--version"], capture_output=True, text=True
+        [sys.executable, "-m", "termwise.tray.commands.cli", "--version"],
+        capture_output=True,
+        text=True,
     )
     assert done.stdout.strip() == f"termwise {metadata.version('termwise')}"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from termwise.agent.base.prompts import load_prompt
 from termwise.memory.snapshot import HistoryCompressor, PlanItem, StateSnapshot
 
 MODEL_SNAPSHOT = """Here you go:
@@ -45,7 +46,9 @@ def test_over_budget_history_becomes_a_snapshot_plus_recent_turns() -> None:
         prompts.append(prompt)
         return MODEL_SNAPSHOT
 
-    comp = HistoryCompressor(budget_tokens=300, summarize=summarize, keep_recent=2)
+    comp = HistoryCompressor(
+        budget_tokens=300, summarize=summarize, keep_recent=2, instructions=load_prompt("snapshot")
+    )
     snap, rest = comp.compress(_history(10))
     assert len(rest) == 2 and rest[-1]["content"] == "done 9"
     assert "Help me deploy my blog" in prompts[0] and "[IN PROGRESS]" in prompts[0]

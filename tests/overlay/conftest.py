@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from termwise.agent.approvals import ApprovalStore
-from termwise.agent.config_schema import Config
-from termwise.agent.paths import Paths, resolve_paths
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.paths import Paths, resolve_paths
+from termwise.agent.safety.approvals import ApprovalStore
 from termwise.overlay.i18n import set_language
 from termwise.tray.host.host import SessionHost
-from termwise.tray.pty import TerminationPolicy
+from termwise.tray.host.pty import TerminationPolicy
 
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 ENV_INFO = {"os": "Linux", "os_version": "Debian 12", "tools": {}}

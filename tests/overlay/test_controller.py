@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
 from termwise.overlay.approval_dialog import ApprovalDialog
-from termwise.tray.qt_bridge import emit
+from termwise.tray.app.qt_bridge import emit
 
 from tests.overlay.conftest import finished_block, need_display, no_model, wait_for
 from tests.support.llm_server import Reply
@@ -275,7 +275,7 @@ def test_always_is_remembered_and_closing_the_dialog_runs_nothing(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, paths: Any, tmp_path: Path
 ) -> None:
     """Closing the dialog runs and stores nothing; "Always allow" is saved and not asked again."""
-    from termwise.agent.approvals import ApprovalStore
+    from termwise.agent.safety.approvals import ApprovalStore
 
     (tmp_path / "build-cache").mkdir()
     session, _ = _failed_session(host, tmp_path)

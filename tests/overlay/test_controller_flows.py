@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from termwise.agent.config_schema import Config
-from termwise.agent.memory_link import MemoryLink
+from termwise.agent.base.config_schema import Config
+from termwise.agent.chat.memory_link import MemoryLink
 from termwise.memory.store import MemoryStore
 
 from tests.overlay.conftest import finished_block, no_model

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.paths import Paths, resolve_paths
 from termwise.agent.llm.factory import make_client
-from termwise.agent.paths import Paths, resolve_paths
 from termwise.overlay.deploy_window import COL_RISK, DeployWindow
-from termwise.tray.deploy_session import session_factory
+from termwise.tray.host.deploy_session import session_factory
 from termwise.tray.host.host import SessionHost
-from termwise.tray.pty import TerminationPolicy
+from termwise.tray.host.pty import TerminationPolicy
 
 from tests.support.llm_server import LlmServer
 

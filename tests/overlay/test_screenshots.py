@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from PySide6.QtGui import QImage
-from termwise.agent.events import Finished, Status, SuggestionReady, VerdictReady
+from termwise.agent.base.events import Finished, Status, SuggestionReady, VerdictReady
+from termwise.agent.base.types import Block, SessionContext, Suggestion
 from termwise.agent.safety import classify
-from termwise.agent.types import Block, SessionContext, Suggestion
 from termwise.overlay.i18n import set_language
 from termwise.overlay.overlay_window import OverlayWindow, no_model_notice
 from termwise.overlay.theme import DARK, LIGHT, Theme

@@ -6,9 +6,9 @@ from typing import Any
 
 import keyring
 from PySide6.QtCore import Qt
-from termwise.agent.config import load_config
-from termwise.agent.config_schema import Config, ProviderConfig
-from termwise.agent.paths import Paths
+from termwise.agent.base.config import load_config
+from termwise.agent.base.config_schema import Config, ProviderConfig
+from termwise.agent.base.paths import Paths
 from termwise.overlay.i18n import current_language
 from termwise.overlay.settings_window import MASK, SettingsWindow
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
 from termwise.overlay.theme import DARK, LIGHT, apply_theme, pick_theme
 
 from tests.overlay.conftest import no_model

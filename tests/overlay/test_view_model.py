@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from termwise.agent.events import Error, Finished, Question, Status, SuggestionReady, VerdictReady
-from termwise.agent.types import Block, SessionContext, Suggestion, Verdict
+from termwise.agent.base.events import (
+    Error,
+    Finished,
+    Question,
+    Status,
+    SuggestionReady,
+    VerdictReady,
+)
+from termwise.agent.base.types import Block, SessionContext, Suggestion, Verdict
 from termwise.overlay.view_model import OUTPUT_TAIL_LINES, OverlayViewModel, is_error_line
 
 

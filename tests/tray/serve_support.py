@@ -10,11 +10,11 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from termwise.agent.paths import resolve_paths
+from termwise.agent.base.paths import resolve_paths
 from termwise.tray.errors import HostUnavailable
 from termwise.tray.ipc.client import HostClient
 
-TERMWISE = [sys.executable, "-m", "termwise.tray.cli"]
+TERMWISE = [sys.executable, "-m", "termwise.tray.commands.cli"]
 
 
 def termwise(

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from termwise.agent.config_schema import Config
-    from termwise.agent.paths import Paths
-    from termwise.agent.types import SessionContext
+    from termwise.agent.base.config_schema import Config
+    from termwise.agent.base.paths import Paths
+    from termwise.agent.base.types import SessionContext
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -103,13 +103,13 @@ def _picker_options(p: argparse.ArgumentParser) -> None:
 
 
 def _paths() -> Paths:
-    from termwise.agent.paths import resolve_paths
+    from termwise.agent.base.paths import resolve_paths
 
     return resolve_paths()
 
 
 def _config(paths: Paths) -> Config:
-    from termwise.agent.config import load_config
+    from termwise.agent.base.config import load_config
 
     result = load_config(paths.config_file)
     for problem in result.problems:
@@ -120,7 +120,7 @@ def _config(paths: Paths) -> Config:
 
 
 def _unavailable(message: str) -> Exception:
-    from termwise.agent.errors import AgentError
+    from termwise.agent.base.errors import AgentError
 
     exc = AgentError(message)
     exc.exit_code = EXIT_UNAVAILABLE  # type: ignore[attr-defined]
@@ -129,7 +129,7 @@ def _unavailable(message: str) -> Exception:
 
 def _session_context(paths: Paths, session: str | None) -> SessionContext:
     """The session's recent blocks from the host; raises HostUnavailable when none runs."""
-    from termwise.agent.types import Block, SessionContext
+    from termwise.agent.base.types import Block, SessionContext
     from termwise.tray.ipc.client import HostClient
 
     with HostClient(paths) as client:
@@ -156,7 +156,7 @@ def _session_context(paths: Paths, session: str | None) -> SessionContext:
 
 
 def _memory(paths: Paths, config: Config) -> Callable[[str, int], list[str]] | None:
-    from termwise.agent.context import memory_lookup
+    from termwise.agent.suggest.context import memory_lookup
 
     return memory_lookup(config, paths.memory_dir)
 
@@ -183,9 +183,9 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
 
 def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int:
-    from termwise.agent.cancel import CancelToken
+    from termwise.agent.base.cancel import CancelToken
+    from termwise.agent.base.types import SessionContext
     from termwise.agent.suggest.turn import SuggestTurn
-    from termwise.agent.types import SessionContext
     from termwise.tray.commands.ask_render import TurnRenderer
     from termwise.tray.errors import HostUnavailable, TrayError
 
@@ -210,7 +210,7 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
 
         ctx = without_word_blocks(ctx)
     if need_context and not ctx.blocks and not ctx.screen_text.strip():
-        from termwise.agent.errors import AgentError
+        from termwise.agent.base.errors import AgentError
 
         raise AgentError("no finished command in that session yet; run something first")
     client = None
@@ -331,7 +331,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if words and words[0] == "--":
         words = words[1:]
     if not words:
-        from termwise.agent.errors import AgentError
+        from termwise.agent.base.errors import AgentError
 
         exc = AgentError("check needs a command: termwise check [--shell S] -- COMMAND")
         exc.exit_code = 2  # type: ignore[attr-defined]
@@ -354,7 +354,7 @@ def _join(words: list[str], shell: str) -> str:
 
 
 def cmd_redact(args: argparse.Namespace) -> int:
-    from termwise.agent.redact import redact
+    from termwise.agent.privacy.redact import redact
 
     config = _config(_paths())
     patterns = list(config.privacy.patterns)
@@ -385,7 +385,7 @@ def cmd_config_path(args: argparse.Namespace) -> int:
 def cmd_config_set_key(args: argparse.Namespace) -> int:
     import getpass
 
-    from termwise.agent.errors import AgentError
+    from termwise.agent.base.errors import AgentError
     from termwise.agent.llm.keys import set_key
     from termwise.agent.llm.providers import PRESETS, provider_from_config
 
@@ -418,7 +418,7 @@ def cmd_config_set_key(args: argparse.Namespace) -> int:
 
 
 def cmd_config_show(args: argparse.Namespace) -> int:
-    from termwise.agent.errors import AgentError
+    from termwise.agent.base.errors import AgentError
     from termwise.agent.llm.base import TASKS
     from termwise.agent.llm.keys import get_key, mask
     from termwise.agent.llm.providers import provider_from_config

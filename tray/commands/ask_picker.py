@@ -13,15 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
-from termwise.agent.cancel import CancelToken
-from termwise.agent.events import Error, Event, Finished
-from termwise.agent.types import SessionContext, Suggestion, Verdict
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.events import Error, Event, Finished
+from termwise.agent.base.types import SessionContext, Suggestion, Verdict
 from termwise.tray.commands.ask_render import TurnRenderer
 from termwise.tray.commands.picker import Action, ExplainChunk, PickerState, Screen
 from termwise.tray.commands.term_io import HIDE_CURSOR, SHOW_CURSOR, KeyReader, RawModeUnavailable
 
 if TYPE_CHECKING:
-    from termwise.agent.paths import Paths
+    from termwise.agent.base.paths import Paths
     from termwise.agent.suggest.turn import SuggestTurn
 
 EXIT_OK = 0
@@ -172,9 +172,9 @@ def _start_explaining(
     """Stream the model's explanation of a command into the picker's queue (`e`)."""
 
     def work() -> None:
-        from termwise.agent.context import load_prompt
+        from termwise.agent.base.prompts import load_prompt
         from termwise.agent.llm.base import LlmError
-        from termwise.agent.redact import redact
+        from termwise.agent.privacy.redact import redact
 
         client, config = turn.client, turn.config
         assert client is not None
@@ -333,7 +333,7 @@ APPROVAL_PROMPT = "Run it? [y] yes once · [a] always · [d] never · [N] no: "
 
 def _approved(command: str, shell: str, verdict: Verdict, paths: Paths, con: Console) -> bool:
     """The approval policy decides, or asks the user when it says so."""
-    from termwise.agent.approvals import ApprovalStore
+    from termwise.agent.safety.approvals import ApprovalStore
 
     store = ApprovalStore(paths.approvals_file)
     decision = store.decide(command, shell, verdict)

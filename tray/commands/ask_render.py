@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from termwise.agent.events import (
+from termwise.agent.base.events import (
     Error,
     Event,
     Finished,
@@ -14,9 +14,9 @@ from termwise.agent.events import (
     SuggestionReady,
     VerdictReady,
 )
+from termwise.agent.base.types import Suggestion, Verdict
 from termwise.agent.llm.base import UNREACHABLE
 from termwise.agent.suggest.turn import NO_MODEL
-from termwise.agent.types import Suggestion, Verdict
 
 EXIT_OK = 0
 EXIT_FAILURE = 1

@@ -10,10 +10,10 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from termwise.agent.config_schema import Config
+    from termwise.agent.base.config_schema import Config
+    from termwise.agent.base.paths import Paths
+    from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Plan
-    from termwise.agent.paths import Paths
-    from termwise.agent.types import Verdict
     from termwise.tray.commands.deploy_render import DeployRenderer
     from termwise.tray.ipc.client import HostClient
 
@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _error(message: str, code: int = EXIT_FAILURE) -> Exception:
-    from termwise.agent.errors import AgentError
+    from termwise.agent.base.errors import AgentError
 
     exc = AgentError(message)
     exc.exit_code = code  # type: ignore[attr-defined]
@@ -67,7 +67,7 @@ def _error(message: str, code: int = EXIT_FAILURE) -> Exception:
 
 
 def _config(paths: Paths) -> Config:
-    from termwise.agent.config import load_config
+    from termwise.agent.base.config import load_config
 
     result = load_config(paths.config_file)
     for problem in result.problems:
@@ -76,7 +76,7 @@ def _config(paths: Paths) -> Config:
 
 
 def cmd_deploy(args: argparse.Namespace) -> int:
-    from termwise.agent.paths import resolve_paths
+    from termwise.agent.base.paths import resolve_paths
     from termwise.tray.commands.deploy_render import DeployRenderer
 
     paths = resolve_paths()
@@ -127,13 +127,13 @@ def _deploy(
     host: HostClient | None,
     shell: str | None,
 ) -> int:
-    from termwise.agent.cancel import CancelToken
-    from termwise.agent.context import memory_lookup
+    from termwise.agent.base.cancel import CancelToken
     from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
     from termwise.agent.deploy.sources import classify_target, fetch_repository, github_token
     from termwise.agent.llm.factory import make_client
-    from termwise.agent.probe import probe_environment
-    from termwise.tray.shells import default_shell
+    from termwise.agent.suggest.context import memory_lookup
+    from termwise.agent.suggest.probe import probe_environment
+    from termwise.tray.host.shells import default_shell
 
     kind, value = classify_target(args.target)
     snap = fetch_repository(
@@ -188,7 +188,7 @@ def _deploy(
         return EXIT_OK
     cwd = value if kind == "local" else os.getcwd()
     if host is None:
-        from termwise.tray.commands.session import ensure_host
+        from termwise.tray.ipc.launch import ensure_host
 
         host = ensure_host(paths)
         try:
@@ -212,7 +212,7 @@ def _run(
     client: Any,
 ) -> int:
     from termwise.agent.deploy.setup import configured_runner
-    from termwise.tray.deploy_session import HostSessionPort
+    from termwise.tray.host.deploy_session import HostSessionPort
 
     session_id = args.session or str(host.create(shell=plan.shell, cwd=cwd)["id"])
     render.note(f"running in session {session_id} (attach: termwise attach {session_id})")

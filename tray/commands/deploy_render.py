@@ -9,10 +9,10 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Step
     from termwise.agent.deploy.runner import RunEvent
     from termwise.agent.deploy.sources import RepoSnapshot
-    from termwise.agent.types import Verdict
 
 _MARK = {"safe": " ", "confirm": "?", "dangerous": "!"}
 CHOICE_KEYS = {"o": "once", "s": "session", "a": "always", "d": "deny"}

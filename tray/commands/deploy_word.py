@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 if TYPE_CHECKING:
-    from termwise.agent.config_schema import Config
+    from termwise.agent.base.config_schema import Config
+    from termwise.agent.base.paths import Paths
+    from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Plan
-    from termwise.agent.paths import Paths
-    from termwise.agent.types import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +58,8 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
 
 
 def plan_from_json(data: dict[str, Any]) -> Plan:
+    from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Plan, Step
-    from termwise.agent.types import Verdict
 
     steps = []
     for raw in data.get("steps", []):
@@ -135,7 +135,7 @@ def _verdict(command: str, shell: str) -> Verdict:
 
 def _ask_up_front(plan: Plan, paths: Paths, out: TextIO, read_line: Any) -> list[str] | None:
     """Commands approved now for the run (policy first, then the user); None if one is refused."""
-    from termwise.agent.approvals import ApprovalStore
+    from termwise.agent.safety.approvals import ApprovalStore
 
     store = ApprovalStore(paths.approvals_file)
     approved: list[str] = []
@@ -169,8 +169,8 @@ def _start_helper(
     import uuid
 
     from termwise.tray.commands.prompt_words import NONCE_OSC
-    from termwise.tray.selfcmd import self_argv
-    from termwise.tray.spawn_flags import helper_popen_options
+    from termwise.tray.system.selfcmd import self_argv
+    from termwise.tray.system.spawn_flags import helper_popen_options
 
     nonce = uuid.uuid4().hex
     folder = paths.runtime_dir
@@ -193,8 +193,8 @@ def _start_helper(
 
 
 def cmd_deploy_here(args: argparse.Namespace) -> int:
-    from termwise.agent.paths import resolve_paths
-    from termwise.tray.logs import setup_logging
+    from termwise.agent.base.paths import resolve_paths
+    from termwise.tray.system.logs import setup_logging
 
     paths = resolve_paths()
     setup_logging(paths.log_dir)
@@ -214,11 +214,11 @@ def cmd_deploy_here(args: argparse.Namespace) -> int:
 
 def run_here(paths: Paths, session: str, nonce: str, data: dict[str, Any]) -> str:
     """Wait for the session's prompt, then walk the plan in it; returns the run's outcome."""
-    from termwise.agent.config import load_config
+    from termwise.agent.base.config import load_config
     from termwise.agent.deploy.setup import configured_runner
     from termwise.agent.llm.factory import make_client
     from termwise.tray.commands.prompt_words import wait_for_prompt
-    from termwise.tray.deploy_session import HostSessionPort
+    from termwise.tray.host.deploy_session import HostSessionPort
     from termwise.tray.ipc.client import HostClient
     from termwise.tray.ipc.protocol import encode_json
 

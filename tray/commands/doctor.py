@@ -9,7 +9,7 @@ import platform
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from termwise.tray.doctor import CheckResult
+    from termwise.tray.system.doctor import CheckResult
 
 DEFAULT_TIMEOUT = 3.0
 NAME_WIDTH = 18
@@ -39,13 +39,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     if args.qt_probe:
-        from termwise.tray.doctor.qt import probe_main
+        from termwise.tray.system.doctor.qt import probe_main
 
         return probe_main()
-    from termwise.agent.config_schema import Config
-    from termwise.agent.paths import resolve_paths
-    from termwise.tray.doctor import DoctorContext, Status, run_checks
-    from termwise.tray.doctor.settings import read_config
+    from termwise.agent.base.config_schema import Config
+    from termwise.agent.base.paths import resolve_paths
+    from termwise.tray.system.doctor import DoctorContext, Status, run_checks
+    from termwise.tray.system.doctor.settings import read_config
 
     env = dict(os.environ)
     paths = resolve_paths(env)
@@ -73,7 +73,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _version() -> str:
-    from termwise.tray.cli import version
+    from termwise.tray.commands.cli import version
 
     return version()
 

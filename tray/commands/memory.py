@@ -48,7 +48,7 @@ def register(sub: Any) -> None:
 
 
 def _store() -> Any:
-    from termwise.agent.paths import resolve_paths
+    from termwise.agent.base.paths import resolve_paths
     from termwise.memory.store import MemoryStore
 
     return MemoryStore(resolve_paths().memory_dir)
@@ -87,9 +87,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from termwise.agent.config import load_config
-    from termwise.agent.memory_link import make_redactor
-    from termwise.agent.paths import resolve_paths
+    from termwise.agent.base.config import load_config
+    from termwise.agent.base.paths import resolve_paths
+    from termwise.agent.chat.memory_link import make_redactor
     from termwise.memory.errors import MemoryStoreError
 
     config = load_config(resolve_paths().config_file).config
@@ -145,7 +145,7 @@ def cmd_purge(args: argparse.Namespace) -> int:
 
 
 def cmd_path(args: argparse.Namespace) -> int:
-    from termwise.agent.paths import resolve_paths
+    from termwise.agent.base.paths import resolve_paths
 
     print(resolve_paths().memory_dir)
     return 0
@@ -155,12 +155,12 @@ def cmd_chat(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
-    from termwise.agent.chat import ChatRepl, build_session
-    from termwise.agent.config import load_config
+    from termwise.agent.base.config import load_config
+    from termwise.agent.base.paths import resolve_paths
+    from termwise.agent.chat.memory_link import MemoryLink
     from termwise.agent.llm.factory import make_client
-    from termwise.agent.memory_link import MemoryLink
-    from termwise.agent.paths import resolve_paths
     from termwise.memory.store import MemoryStore
+    from termwise.tray.commands.chat_repl import ChatRepl, build_session
 
     try:
         import readline  # noqa: F401  (line editing and history for input())

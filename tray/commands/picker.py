@@ -7,7 +7,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Literal
 
-from termwise.agent.events import (
+from termwise.agent.base.events import (
     Error,
     Event,
     Finished,
@@ -16,8 +16,8 @@ from termwise.agent.events import (
     SuggestionReady,
     VerdictReady,
 )
+from termwise.agent.base.types import Suggestion, Verdict
 from termwise.agent.suggest.turn import NO_MODEL
-from termwise.agent.types import Suggestion, Verdict
 
 ESC = "\x1b"
 HELP = "↑/↓ or 1-{n} choose · Enter type it · r run · c copy · e explain · q quit"

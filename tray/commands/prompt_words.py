@@ -14,8 +14,8 @@ import uuid
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from termwise.agent.paths import Paths
-    from termwise.agent.types import SessionContext
+    from termwise.agent.base.paths import Paths
+    from termwise.agent.base.types import SessionContext
     from termwise.tray.ipc.client import Channel
 
 log = logging.getLogger(__name__)
@@ -68,8 +68,8 @@ def schedule_typing(session_id: str, text: str, *, enter: bool = False) -> str:
 
     Returns the OSC the caller must print as its last output (the helper's start signal).
     """
-    from termwise.tray.selfcmd import self_argv
-    from termwise.tray.spawn_flags import helper_popen_options
+    from termwise.tray.system.selfcmd import self_argv
+    from termwise.tray.system.spawn_flags import helper_popen_options
 
     nonce = uuid.uuid4().hex
     argv = [*self_argv(), "type-at-prompt", "--session", session_id, "--nonce", nonce]
@@ -91,8 +91,8 @@ def schedule_typing(session_id: str, text: str, *, enter: bool = False) -> str:
 
 
 def cmd_type_at_prompt(args: argparse.Namespace) -> int:
-    from termwise.agent.paths import resolve_paths
-    from termwise.tray.logs import setup_logging
+    from termwise.agent.base.paths import resolve_paths
+    from termwise.tray.system.logs import setup_logging
 
     paths = resolve_paths()
     text = sys.stdin.buffer.read().decode("utf-8", errors="replace")

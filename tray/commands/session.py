@@ -7,18 +7,14 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from termwise.agent.paths import Paths
+    from termwise.agent.base.paths import Paths
     from termwise.tray.ipc.client import ContextReply, HostClient
 
 SHELL_CHOICES = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
 BLOCK_KEYS = ("command", "exit_code", "cwd", "output", "started", "ended")
-HOST_START_TIMEOUT = 15.0
-HOST_MODE_ENV = "TERMWISE_HOST"  # serve | tray | auto (default): what `termwise shell` starts
-HOST_OUTPUT_FILE = "serve.out"
 CLIENT_ENV_KEYS = ("TERM", "COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "TERM_PROGRAM")
 
 
@@ -77,7 +73,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _paths() -> Paths:
-    from termwise.agent.paths import resolve_paths
+    from termwise.agent.base.paths import resolve_paths
 
     return resolve_paths()
 
@@ -92,12 +88,12 @@ def _client(paths: Paths) -> HostClient:
 def cmd_serve(args: argparse.Namespace) -> int:
     import logging
 
-    from termwise.agent.config import load_config
+    from termwise.agent.base.config import load_config
     from termwise.tray.errors import TrayError
     from termwise.tray.host.host import SessionHost
     from termwise.tray.ipc.server import IpcServer
     from termwise.tray.ipc.transport import AddressInUse
-    from termwise.tray.logs import setup_logging
+    from termwise.tray.system.logs import setup_logging
 
     log = logging.getLogger("termwise.serve")
     paths = _paths().ensure()
@@ -161,75 +157,9 @@ def _wait_for_stop_signal() -> int:
 
 
 # shell / attach ----------------------------------------------------------------------------
-def desktop_available(env: Mapping[str, str]) -> bool:
-    """Whether a tray can be shown: always on Windows and macOS, with X11 or Wayland elsewhere."""
-    if sys.platform in ("win32", "darwin"):
-        return True
-    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
-
-
-def host_argv(env: Mapping[str, str]) -> list[str]:
-    """What to start when no host answers: the tray on a desktop, `termwise serve` elsewhere.
-
-    Starting the tray (not a headless host) keeps a later `termwise` from finding the
-    sessions owned by another process. `TERMWISE_HOST=serve|tray` overrides the guess.
-    """
-    from termwise.tray.selfcmd import self_argv
-
-    mode = env.get(HOST_MODE_ENV, "auto").strip().lower()
-    tray = mode == "tray" or (mode not in ("serve", "tray") and desktop_available(env))
-    return self_argv() if tray else [*self_argv(), "serve"]
-
-
-def ensure_host(paths: Paths, timeout: float = HOST_START_TIMEOUT) -> HostClient:
-    """A client of the running host, starting the tray or `termwise serve` (detached) if none answers."""
-    import subprocess
-
-    from termwise.tray.errors import HostUnavailable
-    from termwise.tray.spawn_flags import helper_popen_options
-
-    client = _client(paths)
-    try:
-        client.ping()
-        return client
-    except HostUnavailable:
-        pass
-    paths.ensure()
-    out_path = paths.log_dir / HOST_OUTPUT_FILE
-    argv = host_argv(os.environ)
-    # Outlives this terminal and its signals; on Windows without a console window.
-    options = helper_popen_options()
-    with open(out_path, "ab") as out:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            cwd=os.path.expanduser("~"),  # never keep the caller's folder busy
-            **options,
-        )
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            client.ping()
-            return client
-        except HostUnavailable:
-            pass
-        if proc.poll() is not None:
-            try:  # another `termwise shell` may have started one at the same moment
-                client.ping()
-                return client
-            except HostUnavailable:
-                raise HostUnavailable(
-                    f"the host did not start (exit code {proc.returncode}); see {out_path}"
-                ) from None
-        if time.monotonic() > deadline:
-            raise HostUnavailable(f"the host did not answer within {timeout:.0f} s; see {out_path}")
-        time.sleep(0.05)
-
-
 def cmd_shell(args: argparse.Namespace) -> int:
-    from termwise.tray.attach import run_attach, terminal_size
+    from termwise.tray.commands.attach import run_attach, terminal_size
+    from termwise.tray.ipc.launch import ensure_host
 
     paths = _paths()
     client = ensure_host(paths)
@@ -249,7 +179,7 @@ def cmd_shell(args: argparse.Namespace) -> int:
 
 
 def cmd_attach(args: argparse.Namespace) -> int:
-    from termwise.tray.attach import run_attach
+    from termwise.tray.commands.attach import run_attach
 
     return run_attach(_paths(), args.session)
 
@@ -294,8 +224,8 @@ def cmd_context(args: argparse.Namespace) -> int:
     with _client(paths) as client:
         reply = client.context(_default_session(args.session), blocks=max(1, args.blocks))
     if args.as_sent:
-        from termwise.agent.config import load_config
-        from termwise.agent.context import as_sent
+        from termwise.agent.base.config import load_config
+        from termwise.agent.suggest.context import as_sent
 
         config = load_config(paths.config_file).config
         print(as_sent(_session_context(reply), config))
@@ -308,7 +238,7 @@ def cmd_context(args: argparse.Namespace) -> int:
 
 
 def _session_context(reply: ContextReply) -> Any:
-    from termwise.agent.types import Block, SessionContext
+    from termwise.agent.base.types import Block, SessionContext
 
     info = reply.session
     return SessionContext(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from termwise.tray.host.session import Session
-    from termwise.tray.stream import CommandBlock
+    from termwise.tray.host.stream import CommandBlock
 
 
 @dataclass(frozen=True)

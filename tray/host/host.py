@@ -9,16 +9,16 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Literal
 
-from termwise.tray.foreground import ClientWindow, Foreground, ForegroundProbe, platform_probe
-from termwise.tray.foreground.match import AttachedClient, most_recent, sessions_in
 from termwise.tray.host.errors import SessionStartFailed, UnknownSession
 from termwise.tray.host.events import ActiveChanged, HostEvent, SessionStarted
+from termwise.tray.host.foreground import ClientWindow, Foreground, ForegroundProbe, platform_probe
+from termwise.tray.host.foreground.match import AttachedClient, most_recent, sessions_in
+from termwise.tray.host.pty import DEFAULT_TERMINATION, TerminationPolicy, spawn_pty
 from termwise.tray.host.session import Session
-from termwise.tray.pty import DEFAULT_TERMINATION, TerminationPolicy, spawn_pty
 
 if TYPE_CHECKING:
-    from termwise.agent.config_schema import Config
-    from termwise.agent.paths import Paths
+    from termwise.agent.base.config_schema import Config
+    from termwise.agent.base.paths import Paths
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class SessionHost:
         env: Mapping[str, str] | None = None,
     ) -> Session:
         """Start a shell (raises UnknownShell, ShellNotFound or SessionStartFailed)."""
-        from termwise.tray.shells import launch_command
+        from termwise.tray.host.shells import launch_command
 
         rows = rows or self.config.session.rows
         cols = cols or self.config.session.cols

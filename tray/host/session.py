@@ -9,12 +9,12 @@ import threading
 import time
 from collections.abc import Callable
 
-from termwise.agent.types import SessionContext
+from termwise.agent.base.types import SessionContext
 from termwise.tray.host.errors import SessionEnded
 from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
-from termwise.tray.pty import DEFAULT_TERMINATION, PtyProcess, TerminationPolicy
-from termwise.tray.stream import CommandBlock, StreamParser
+from termwise.tray.host.pty import DEFAULT_TERMINATION, PtyProcess, TerminationPolicy
+from termwise.tray.host.stream import CommandBlock, StreamParser
 
 log = logging.getLogger(__name__)
 

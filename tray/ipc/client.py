@@ -20,7 +20,7 @@ from termwise.tray.ipc.protocol import (
 )
 
 if TYPE_CHECKING:
-    from termwise.agent.paths import Paths
+    from termwise.agent.base.paths import Paths
 
 START_HINT = "start one with `termwise serve` (headless) or `termwise` (tray)"
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from termwise.tray.errors import TrayError
-from termwise.tray.foreground import ClientWindow
 from termwise.tray.host.errors import SessionEnded
+from termwise.tray.host.foreground import ClientWindow
 from termwise.tray.ipc import auth, transport
 from termwise.tray.ipc.protocol import (
     KIND_DATA,
@@ -33,7 +33,7 @@ from termwise.tray.ipc.protocol import (
 from termwise.tray.ipc.relay import ClientSink
 
 if TYPE_CHECKING:
-    from termwise.agent.paths import Paths
+    from termwise.agent.base.paths import Paths
     from termwise.tray.host.host import SessionHost
     from termwise.tray.host.session import Session
 

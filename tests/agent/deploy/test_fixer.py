@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
 from termwise.agent.deploy.fixer import StepFixer
 from termwise.agent.deploy.plan import Step
 from termwise.agent.deploy.runner import CommandResult, RunEvent

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.loop import LoopDetector
 from termwise.agent.deploy.plan import (
     Plan,
@@ -13,7 +14,6 @@ from termwise.agent.deploy.plan import (
     save_plan,
     step_from_json,
 )
-from termwise.agent.types import Verdict
 
 
 def test_step_from_contract_object():
@@ -91,7 +91,7 @@ def test_successes_never_count():
 
 def test_stopping_a_run_hangs_up_its_repair_request():
     """Stop (Ctrl+C in the CLI, Stop in the window) cancels the token a repair request streams under."""
-    from termwise.agent.cancel import CancelToken
+    from termwise.agent.base.cancel import CancelToken
     from termwise.agent.deploy.runner import PlanRunner
 
     token = CancelToken()

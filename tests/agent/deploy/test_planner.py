@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from termwise.agent.config_schema import Config
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.paths import resolve_paths
 from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
 from termwise.agent.deploy.sources import SourceError, fetch_repository
 from termwise.agent.llm.base import LlmClient
 from termwise.agent.llm.factory import make_client
-from termwise.agent.paths import resolve_paths
 
 from tests.support.github_server import FakeGitHub
 from tests.support.llm_server import LlmServer

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-from termwise.agent.cancel import CancelToken
-from termwise.agent.config_schema import Config, ProviderConfig
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.config_schema import Config, ProviderConfig
 from termwise.agent.llm.base import ChatDelta, LlmError
 from termwise.agent.llm.factory import make_client
 from termwise.agent.llm.openai_client import OpenAIClient

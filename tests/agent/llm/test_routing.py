@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import keyring
 import pytest
-from termwise.agent.config_schema import Config, ProviderConfig, TaskConfig
-from termwise.agent.errors import ConfigError
+from termwise.agent.base.config_schema import Config, ProviderConfig, TaskConfig
+from termwise.agent.base.errors import ConfigError
 from termwise.agent.llm.keys import KeyStoreError, get_key, mask, set_key
 from termwise.agent.llm.routing import resolve_route, resolve_routes
 

@@ -6,9 +6,9 @@ import json
 import threading
 from typing import Any
 
-from termwise.agent.cancel import CancelToken
-from termwise.agent.config_schema import Config
-from termwise.agent.events import (
+from termwise.agent.base.cancel import CancelToken
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.events import (
     Error,
     Finished,
     Question,
@@ -16,9 +16,9 @@ from termwise.agent.events import (
     SuggestionReady,
     VerdictReady,
 )
+from termwise.agent.base.types import Block, SessionContext
 from termwise.agent.llm.factory import make_client
 from termwise.agent.suggest.turn import NO_MODEL, SuggestTurn
-from termwise.agent.types import Block, SessionContext
 
 from tests.support.llm_server import LlmServer, Reply
 

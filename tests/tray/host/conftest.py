@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from termwise.agent.config_schema import Config
-from termwise.agent.paths import resolve_paths
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.paths import resolve_paths
 from termwise.tray.host.host import SessionHost
-from termwise.tray.pty import TerminationPolicy
+from termwise.tray.host.pty import TerminationPolicy
 
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 

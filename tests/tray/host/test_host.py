@@ -20,7 +20,7 @@ from termwise.tray.host.events import (
 )
 from termwise.tray.host.host import SessionHost
 from termwise.tray.host.session import Session
-from termwise.tray.shells import UnknownShell
+from termwise.tray.host.shells import UnknownShell
 
 SHELLS = [s for s in ("bash", "zsh") if shutil.which(s)]
 

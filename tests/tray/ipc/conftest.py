@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from termwise.agent.config_schema import Config
-from termwise.agent.paths import Paths, resolve_paths
+from termwise.agent.base.config_schema import Config
+from termwise.agent.base.paths import Paths, resolve_paths
 from termwise.tray.host.host import SessionHost
 from termwise.tray.ipc import auth
 from termwise.tray.ipc.protocol import MAX_REPLY, FrameReader, encode_json

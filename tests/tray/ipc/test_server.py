@@ -124,7 +124,7 @@ def test_thousand_garbage_frames_leave_the_host_serving(served: Served) -> None:
 
 def test_no_host_says_how_to_start_one(tmp_path: Path) -> None:
     """With nothing listening, a client is told to run `termwise serve`."""
-    from termwise.agent.paths import resolve_paths
+    from termwise.agent.base.paths import resolve_paths
 
     with pytest.raises(HostUnavailable, match="termwise serve"):
         HostClient(resolve_paths()).sessions()

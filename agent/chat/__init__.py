@@ -1,0 +1,1 @@
+"""`termwise chat`: conversations with skills, and the agent's link to memory."""

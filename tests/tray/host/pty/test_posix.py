@@ -1,0 +1,110 @@
+"""The PTY contract on POSIX (ptyprocess), plus process-group behaviour."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+
+import pytest
+from termwise.tray.host.pty import TerminationPolicy
+
+from tests.tray.host.pty.contract import PtyContract, read_to_eof, read_until
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX backend")
+
+TRAP_ALL = "trap '' HUP TERM INT"
+
+
+class TestPosixPty(PtyContract):
+    size_command = b"stty size"
+    first_step_status = 128 + 1  # killed by SIGHUP
+
+    def echo_argv(self, word: str) -> list[str]:
+        return ["echo", word]
+
+    def shell_argv(self) -> list[str]:
+        return ["sh"]
+
+    def exit_argv(self, code: int) -> list[str]:
+        return ["sh", "-c", f"exit {code}"]
+
+    def stubborn_argv(self) -> list[str]:
+        return ["sh", "-c", f"{TRAP_ALL}; echo ready; while :; do sleep 0.05; done"]
+
+    def lingering_argv(self, marker: str) -> list[str]:
+        return [
+            "sh",
+            "-c",
+            f"trap 'sleep 0.5; exit 7' HUP; echo {marker}; while :; do sleep 0.05; done",
+        ]
+
+    def test_killed_by_signal_reports_128_plus_signal(self, spawned):
+        """A child killed by SIGKILL reports 137, the shell convention."""
+        pty = spawned(["sh", "-c", f"{TRAP_ALL}; echo ready; while :; do sleep 0.05; done"])
+        read_until(pty, b"ready")
+        assert pty.terminate(TerminationPolicy(0.2, 0.2, 2.0)) == 128 + 9
+
+    def test_terminate_reaches_the_whole_process_group(self, spawned):
+        """A background child of the shell does not survive the shell's termination."""
+        pty = spawned(["sh", "-c", "sleep 60 & echo child=$!; wait"])
+        out = read_until(pty, b"\n", 5)
+        while b"child=" not in out or not out.rstrip().split(b"child=")[-1].strip().isdigit():
+            out += read_until(pty, b"\n", 5)
+        child = int(out.split(b"child=")[1].split()[0])
+        pty.terminate(TerminationPolicy(1.0, 1.0, 2.0))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.02)
+        else:
+            pytest.fail(f"background child {child} outlived the terminated shell")
+
+    def test_missing_program_raises(self):
+        """Spawning a program that does not exist fails at spawn time, naming the error."""
+        from termwise.tray.host.pty import spawn_pty
+
+        with pytest.raises(OSError):
+            spawn_pty(["/nonexistent/termwise-no-such-shell"])
+
+    def test_close_twice_and_read_after_close(self, spawned):
+        """close() is idempotent and a read afterwards is b"", not an exception."""
+        pty = spawned(["sh"])
+        pty.close()
+        pty.close()
+        assert pty.read() == b""
+        assert not pty.isalive()
+
+    def test_large_output_arrives_whole(self, spawned):
+        """Every byte of a few megabytes of output is read, in order."""
+        pty = spawned(["sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' x; echo; echo END"])
+        out = read_to_eof(pty, 30)
+        assert out.count(b"x") == 3000000
+        assert out.rstrip().endswith(b"END")
+
+    def test_terminate_hangs_up_an_interactive_shells_jobs(self, spawned):
+        """Jobs of an interactive bash (their own process groups) end with the session, as
+        when a terminal window closes."""
+        pty = spawned(["bash", "--norc", "--noprofile", "-i"])
+        pty.write(b"sleep 300 & echo job=$!\r")
+        out = read_until(pty, b"\n", 5)
+        deadline = time.monotonic() + 5
+        while not re.search(rb"job=(\d+)\r", out) and time.monotonic() < deadline:
+            out += read_until(pty, b"\n", 5)
+        match = re.search(rb"job=(\d+)\r", out)
+        assert match, out
+        job = int(match.group(1))
+        assert os.getpgid(job) != os.getpgid(pty.pid)  # job control: a group of its own
+        pty.terminate(TerminationPolicy(1.0, 1.0, 2.0))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(job, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.02)
+        pytest.fail(f"job {job} outlived its shell")

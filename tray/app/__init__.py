@@ -1,0 +1,1 @@
+"""The Qt tray application: icon, menus, hotkey, the bridge to the GUI thread."""

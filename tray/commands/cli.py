@@ -1,0 +1,98 @@
+"""The `termwise` command line: a thin dispatcher over per-family command modules.
+
+Each module in `COMMAND_MODULES` defines `register(subparsers)`; it must import only
+the standard library at module level, so `termwise attach` starts fast (no Qt).
+`termwise` with no subcommand starts the tray.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = (
+    "termwise.tray.commands.session",  # serve, shell, attach, sessions, context, send
+    "termwise.tray.commands.agent",  # ask, fix, check, redact, config
+    "termwise.tray.commands.memory",  # mem, chat
+    "termwise.tray.commands.deploy",  # deploy
+    "termwise.tray.commands.doctor",  # doctor
+    "termwise.tray.commands.prompt_words",  # type-at-prompt (internal, for the `??` word)
+    "termwise.tray.commands.deploy_word",  # deploy-here (internal, for the `deploy` word)
+)
+
+# Exit codes with a meaning of their own (documented in the README).
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_UNAVAILABLE = 3  # no host running, no model answering …
+
+
+def version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("termwise")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="termwise",
+        description="Terminal helper: owns your shells, explains failures, suggests fixes.",
+    )
+    parser.add_argument("--version", action="version", version=f"termwise {version()}")
+    parser.add_argument(
+        "--json-logging", action="store_true", help="also write logs as JSON lines to stderr"
+    )
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="start, open a session, run a command, read it back, exit 0 (installer check)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue  # that family is not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.smoke_test:
+        from termwise.tray.system.smoke import run_smoke_test
+
+        return run_smoke_test(args)
+    func = getattr(args, "func", None)
+    if func is None:
+        from termwise.tray.app.app import main as tray_main
+
+        return int(tray_main(args) or 0)
+    try:
+        return int(func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except _user_errors() as exc:
+        # Errors raised on purpose are written for users: one line, no traceback.
+        print(f"termwise: {exc}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", EXIT_FAILURE))
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    from termwise.agent.base.errors import AgentError
+    from termwise.memory.errors import MemoryStoreError
+    from termwise.tray.errors import TrayError
+
+    return (AgentError, MemoryStoreError, TrayError)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,8 +1,0 @@
-"""`termwise doctor`: checks of everything Termwise relies on, each with its fix."""
-
-from __future__ import annotations
-
-from termwise.tray.doctor.base import CheckResult, DoctorContext, Status
-from termwise.tray.doctor.runner import run_checks
-
-__all__ = ["CheckResult", "DoctorContext", "Status", "run_checks"]

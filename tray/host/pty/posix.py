@@ -1,0 +1,130 @@
+"""POSIX PTY backend: a thin adapter over `ptyprocess`."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import sys
+
+if sys.platform == "win32":  # spawn_pty never imports this module there
+    raise ImportError("the POSIX PTY backend does not run on Windows")
+
+import ptyprocess
+from termwise.tray.host.pty.base import (
+    DEFAULT_TERMINATION,
+    ReapedStatus,
+    TerminationPolicy,
+    poll_until,
+)
+
+
+class PosixPty(ReapedStatus):
+    """A child on a POSIX pseudo-terminal; the child leads its own session and group."""
+
+    def __init__(self, proc: ptyprocess.PtyProcess) -> None:
+        self._proc = proc
+        self.pid: int = proc.pid
+        self._status: int | None = None
+        self._closed = False
+
+    @classmethod
+    def spawn(
+        cls,
+        argv: list[str],
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        rows: int = 24,
+        cols: int = 80,
+    ) -> PosixPty:
+        proc = ptyprocess.PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=(rows, cols))
+        return cls(proc)
+
+    def read(self, size: int = 65536) -> bytes:
+        try:
+            return bytes(self._proc.read(size))
+        except EOFError:
+            return b""
+        except OSError as exc:  # the fd was closed under us
+            if exc.errno in (errno.EBADF, errno.EIO):
+                return b""
+            raise
+        except ValueError:  # reading a closed file object
+            return b""
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._proc.write(data)
+        except ValueError:  # the file object is closed
+            raise BrokenPipeError("the terminal is closed") from None
+
+    def resize(self, rows: int, cols: int) -> None:
+        self._proc.setwinsize(rows, cols)
+
+    def _reap(self) -> bool:
+        """Collect the child's status without blocking; whether it has ended."""
+        if self._status is not None:
+            return True
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere; the status is lost
+            self._status = -1
+            self._tell_ptyprocess()
+            return True
+        if pid == 0:
+            return False
+        if os.WIFSIGNALED(status):
+            self._status = 128 + os.WTERMSIG(status)
+        elif os.WIFEXITED(status):
+            self._status = os.WEXITSTATUS(status)
+        else:  # stopped: still there
+            return False
+        self._tell_ptyprocess()
+        return True
+
+    def _tell_ptyprocess(self) -> None:
+        # ptyprocess's own isalive() would call a blocking waitpid after EOF; mark the
+        # child as gone so its close() and __del__ never try.
+        self._proc.terminated = True
+        self._proc.exitstatus = self._status
+
+    def _signal_group(self, sig: int) -> None:
+        try:
+            os.killpg(self.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:  # the leader may have left its group; reach it directly too
+            os.kill(self.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def terminate(self, policy: TerminationPolicy = DEFAULT_TERMINATION) -> int | None:
+        steps = (
+            (signal.SIGHUP, policy.hangup_grace),
+            (signal.SIGTERM, policy.term_grace),
+            (signal.SIGKILL, policy.kill_grace),
+        )
+        for sig, grace in steps:
+            if self._reap():
+                break
+            self._signal_group(sig)
+            if poll_until(self._reap, grace):
+                break
+        if self._status is not None:
+            # The shell is gone; children it left in its group must not outlive it.
+            self._signal_group(signal.SIGKILL)
+        return self._status
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        if not self._reap():
+            self.terminate()
+        self._closed = True
+        try:
+            self._proc.fileobj.close()
+        except OSError:
+            pass
+        self._proc.closed = True
+        self._proc.fd = -1

@@ -1,0 +1,1 @@
+"""OS glue: autostart, terminal launching, logs, spawn flags, doctor, smoke test."""
