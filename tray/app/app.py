@@ -302,7 +302,7 @@ class TrayApp(QObject):
 
         try:
             if isinstance(event, BlockFinished):
-                self.link.on_block(event.session.id, event.block.to_agent_block())
+                self.link.on_block(event.session.id, event.block)
             elif isinstance(event, SessionEnded):
                 self.link.on_session_end(event.session.id)
         except Exception:  # memory must never break the session host
