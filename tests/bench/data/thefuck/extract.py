@@ -53,7 +53,7 @@ def pytest_configure(config: Any) -> None:
     for info in pkgutil.iter_modules(thefuck.rules.__path__):
         module = importlib.import_module(f"thefuck.rules.{info.name}")
         if hasattr(module, "get_new_command"):
-            module.get_new_command = _wrap(info.name, module.get_new_command)
+            module.get_new_command = _wrap(info.name, module.get_new_command)  # type: ignore[attr-defined]
 
 
 def _environment(item: Any) -> list[str]:
