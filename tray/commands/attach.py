@@ -573,7 +573,9 @@ def _tell(message: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="termwise attach", description=f"Attach this terminal to a session. {CHORD_HELP}."
+        prog="termwise attach",
+        description=f"Attach this terminal to a session. {CHORD_HELP}.",
+        allow_abbrev=False,
     )
     parser.add_argument("session", nargs="?", help="session id (default: the active one)")
     args = parser.parse_args(argv)
