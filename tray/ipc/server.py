@@ -32,7 +32,7 @@ from termwise.tray.ipc.protocol import (
     decode_json,
     encode_json,
 )
-from termwise.tray.ipc.relay import ClientSink
+from termwise.tray.ipc.relay import STALL_LIMIT, ClientSink
 
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
@@ -83,9 +83,13 @@ def block_json(block: Any) -> dict[str, Any]:
 class IpcServer:
     """Serves a SessionHost to other processes (also usable in-process by the tray)."""
 
-    def __init__(self, host: SessionHost, paths: Paths) -> None:
+    def __init__(
+        self, host: SessionHost, paths: Paths, *, stall_limit: float = STALL_LIMIT
+    ) -> None:
         self.host = host
         self.paths = paths
+        # Seconds an attached client may take nothing before it is dropped.
+        self.stall_limit = stall_limit
         self.address = transport.endpoint(paths.runtime_dir)
         self._listener: transport.Listener | None = None
         self._secret = b""
@@ -336,7 +340,12 @@ class IpcServer:
             return
         # Once the exit event is out (or the client is dropped), shut the connection so
         # the input loop below ends too.
-        sink = ClientSink(conn, on_drained=lambda: _shutdown(conn), on_dead=lambda: _shutdown(conn))
+        sink = ClientSink(
+            conn,
+            on_drained=lambda: _shutdown(conn),
+            on_dead=lambda: _shutdown(conn),
+            stall_limit=self.stall_limit,
+        )
         sink.push_json({"ok": True, "session": session_info(session, self._active_id())})
 
         def ended(code: int | None) -> None:
@@ -349,7 +358,7 @@ class IpcServer:
             )
         except SessionEnded:  # it ended between the check above and now
             ended(session.exit_code)
-            sink.join(5.0)
+            sink.wait_done()
             return
         log.info("ipc: client attached to session %s", session.id)
         forget = self.host.attach_window(session.id, client_window(request))
@@ -360,7 +369,8 @@ class IpcServer:
             detach()
             sink.finish()  # also when the connection broke: the writer thread must end
             log.info("ipc: client detached from session %s", session.id)
-        sink.join(5.0)
+        # Queued output and the exit event reach the client before the connection closes.
+        sink.wait_done()
 
     def _relay_input(self, reader: FrameReader, session: Session, sink: ClientSink) -> None:
         host = self.host
@@ -370,7 +380,12 @@ class IpcServer:
                 return
             kind, payload = frame
             if kind == KIND_DATA:
-                session.write(payload)
+                try:
+                    session.write(payload)
+                except SessionEnded:
+                    # Keys typed while the shell exits go nowhere; the output still
+                    # queued and the exit event are on their way to the client.
+                    continue
                 host.set_active(session.id)
                 continue
             assert kind == KIND_JSON
