@@ -9,10 +9,12 @@ connection, while the host keeps serving everyone else.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import platform
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -39,9 +41,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HANDSHAKE_TIMEOUT = 10.0
-MAX_CONNECTIONS = 64
+HANDSHAKE_TIMEOUT = 5.0  # for the whole handshake, however slowly its bytes trickle in
+MAX_CONNECTIONS = 64  # authenticated connections
+MAX_PENDING = 32  # connections still in their handshake
+MAX_PENDING_PER_PEER = 4  # per client process, where the OS names it (Linux)
 MAX_WAIT = 600.0
+BUSY = "the Termwise host is busy (too many connections at once); try again in a moment"
 # Environment a `create` request may pass from the client's terminal to the new shell.
 CLIENT_ENV_KEYS = ("TERM", "COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "TERM_PROGRAM")
 
@@ -91,7 +96,8 @@ class IpcServer:
         self._accept_thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._conns: set[transport.Stream] = set()
-        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._authenticated = 0
+        self._pending: dict[int | None, int] = {}  # peer pid (None: unknown) -> handshakes
         self._ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "ping": self._op_ping,
             "sessions": self._op_sessions,
@@ -141,37 +147,78 @@ class IpcServer:
             except OSError as exc:
                 log.error("ipc: accept failed: %s", exc)
                 return
-            if not self._slots.acquire(blocking=False):
-                _reply_and_close(conn, {"ok": False, "error": "too many connections"})
+            peer = transport.peer_id(conn)
+            if not self._admit(peer):
+                log.warning("ipc: refused a connection from %s: busy", peer or "a client")
+                _reply_and_close(conn, {"ok": False, "error": BUSY, "kind": "Busy"})
                 continue
             with self._lock:
                 self._conns.add(conn)
-            threading.Thread(target=self._serve, args=(conn,), name="ipc-conn", daemon=True).start()
+            threading.Thread(
+                target=self._serve, args=(conn, peer), name="ipc-conn", daemon=True
+            ).start()
+
+    def _admit(self, peer: int | None) -> bool:
+        """Take a handshake slot, unless this peer or everyone already holds too many."""
+        with self._lock:
+            total = sum(self._pending.values())
+            mine = self._pending.get(peer, 0)
+            if (
+                total >= MAX_PENDING
+                or total + self._authenticated >= MAX_CONNECTIONS
+                or (peer is not None and mine >= MAX_PENDING_PER_PEER)
+            ):
+                return False
+            self._pending[peer] = mine + 1
+            return True
+
+    def _handshake_done(self, peer: int | None) -> None:
+        with self._lock:
+            left = self._pending.get(peer, 0) - 1
+            if left > 0:
+                self._pending[peer] = left
+            else:
+                self._pending.pop(peer, None)
 
     # one connection ---------------------------------------------------------------
-    def _serve(self, conn: transport.Stream) -> None:
+    def _serve(self, conn: transport.Stream, peer: int | None = None) -> None:
+        counted = False
         try:
             reader = FrameReader(conn, MAX_REQUEST)
-            if self._handshake(conn, reader):
-                self._request_loop(conn, reader)
+            try:
+                ok = self._handshake(conn, reader)
+            finally:
+                self._handshake_done(peer)
+            if not ok:
+                return
+            with self._lock:
+                counted = self._authenticated < MAX_CONNECTIONS
+                if counted:
+                    self._authenticated += 1
+            if not counted:
+                _try_send(conn, {"ok": False, "error": BUSY, "kind": "Busy"})
+                return
+            self._request_loop(conn, reader)
         except ProtocolError as exc:
             log.warning("ipc: closing a connection: %s", exc)
             _try_send(conn, {"ok": False, "error": str(exc), "kind": "ProtocolError"})
         except (OSError, TimeoutError):
-            pass  # the peer went away
+            pass  # the peer went away, or took too long to prove itself
         except Exception:
             log.exception("ipc: connection failed")
         finally:
             with self._lock:
                 self._conns.discard(conn)
-            self._slots.release()
+                if counted:
+                    self._authenticated -= 1
             _hard_close(conn)
 
     def _handshake(self, conn: transport.Stream, reader: FrameReader) -> bool:
+        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         conn.settimeout(HANDSHAKE_TIMEOUT)
         nonce = auth.new_nonce()
         conn.sendall(encode_json({"op": "challenge", "nonce": nonce, "version": PROTOCOL_VERSION}))
-        message = reader.read_json()
+        message = reader.read_json(deadline)
         if message is None:
             return False
         if message.get("op") != "auth" or not auth.verify(self._secret, nonce, message.get("mac")):
@@ -276,12 +323,8 @@ class IpcServer:
     def _op_wait_block(self, request: dict[str, Any]) -> dict[str, Any]:
         session = self._session(request)
         after = _opt_int(request, "after_index")
-        timeout = request.get("timeout", 10.0)
-        if not isinstance(timeout, (int, float)):
-            raise RequestError("timeout must be a number")
-        block = session.wait_for_block(
-            -1 if after is None else after, min(float(timeout), MAX_WAIT)
-        )
+        timeout = _timeout(request, "timeout", 10.0)
+        block = session.wait_for_block(-1 if after is None else after, timeout)
         return {"ok": True, "block": block_json(block) if block is not None else None}
 
     # attach ------------------------------------------------------------------------
@@ -387,6 +430,17 @@ def _opt_int(request: dict[str, Any], key: str) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RequestError(f"{key} must be an integer")
     return value
+
+
+def _timeout(request: dict[str, Any], key: str, default: float) -> float:
+    """A finite, non-negative number of seconds, at most MAX_WAIT (NaN and ∞ are refused)."""
+    value = request.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RequestError(f"{key} must be a number of seconds")
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds < 0:
+        raise RequestError(f"{key} must be a finite number of seconds, 0 or more (got {value})")
+    return min(seconds, MAX_WAIT)
 
 
 def _try_send(conn: transport.Stream, message: dict[str, Any]) -> None:
