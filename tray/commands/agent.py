@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
+EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3
 EXIT_CONFIRM = 10  # `termwise check`: the command needs a confirmation
 EXIT_DANGEROUS = 11  # `termwise check`: the command is dangerous
@@ -74,6 +75,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"shell syntax (default: {DEFAULT_SHELL})",
     )
     p.add_argument("--jsonl", action="store_true", help="batch mode over stdin")
+    p.add_argument(
+        "--json", action="store_true", help='print {"verdict", "reasons"} for the one command'
+    )
     p.add_argument("words", nargs=argparse.REMAINDER, help="-- COMMAND …")
     p.set_defaults(func=cmd_check)
 
@@ -327,6 +331,15 @@ def _fix_jsonl(inp: Any, out: Any) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from termwise.agent.safety import classify
 
+    words = list(args.words)
+    if words and words[0] == "--":
+        words = words[1:]
+    if args.jsonl and (words or args.json):
+        # Batch mode reads stdin only: a command here would be silently ignored.
+        return _usage_error(
+            "check --jsonl reads {command, shell} lines on stdin; give no "
+            "command and no --json with it (for one command: --json -- COMMAND)"
+        )
     if args.jsonl:
         for obj, problem in _jsonl(sys.stdin):
             command = obj.get("command") if obj is not None else None
@@ -337,21 +350,23 @@ def cmd_check(args: argparse.Namespace) -> int:
             v = classify(command, shell)
             _emit(sys.stdout, {"verdict": v.level, "reasons": list(v.reasons)})
         return EXIT_OK
-    words = list(args.words)
-    if words and words[0] == "--":
-        words = words[1:]
     if not words:
-        from termwise.agent.base.errors import AgentError
-
-        exc = AgentError("check needs a command: termwise check [--shell S] -- COMMAND")
-        exc.exit_code = 2  # type: ignore[attr-defined]
-        raise exc
+        return _usage_error("check needs a command: termwise check [--shell S] [--json] -- COMMAND")
     command = words[0] if len(words) == 1 else _join(words, args.shell)
     v = classify(command, args.shell)
+    code = {"safe": EXIT_OK, "confirm": EXIT_CONFIRM}.get(v.level, EXIT_DANGEROUS)
+    if args.json:
+        _emit(sys.stdout, {"verdict": v.level, "reasons": list(v.reasons)})
+        return code
     print(f"{v.level}: {command}")
     for reason in v.reasons:
         print(f"  - {reason}")
-    return {"safe": EXIT_OK, "confirm": EXIT_CONFIRM}.get(v.level, EXIT_DANGEROUS)
+    return code
+
+
+def _usage_error(message: str) -> int:
+    print(f"termwise: {message}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _join(words: list[str], shell: str) -> str:

@@ -18,6 +18,8 @@ from termwise.tray.host.stream import CommandBlock, StreamParser
 
 log = logging.getLogger(__name__)
 
+RESIZE_MAX = 9999
+
 READ_SIZE = 65536
 # Raw output replayed to a newly attached client so its window shows the session again.
 REPLAY_MIN = 16 * 1024
@@ -63,9 +65,7 @@ class Session:
         self._size = (rows, cols)
         self._ended = False
         self._exit_code: int | None = None
-        self._parser = StreamParser(
-            max_blocks=max_blocks, ring_bytes=ring_bytes, clock=clock, on_block=self._on_block
-        )
+        self._parser = StreamParser(max_blocks=max_blocks, ring_bytes=ring_bytes, clock=clock)
         self._thread = threading.Thread(
             target=self._read_loop, name=f"session-{session_id}-reader", daemon=True
         )
@@ -103,20 +103,42 @@ class Session:
         read = self._pty.read
         feed = self._parser.feed
         lock = self._lock
-        try:
-            while True:
+        while True:
+            try:
                 chunk = read(READ_SIZE)
-                if not chunk:
-                    break
-                with lock:
-                    feed(chunk)
-                    listeners = self._listeners
-                # Fan out outside the lock: a slow client must not block readers of blocks.
-                for on_data, _ in listeners:
-                    on_data(chunk)
-        except Exception:
-            log.exception("session %s: reader failed", self.id)
+            except Exception as exc:  # the PTY itself failed: nothing more can be read
+                log.exception("session %s: reading the terminal failed", self.id)
+                self._tell_clients(f"termwise: this session's terminal failed ({exc})")
+                break
+            if not chunk:
+                break
+            with lock:
+                finished = feed(chunk)  # never raises
+                if finished:
+                    self._cond.notify_all()
+                listeners = self._listeners
+            # Fan out outside the lock: a slow client must not block readers of blocks.
+            for entry in listeners:
+                try:
+                    entry[0](chunk)
+                except Exception:  # one broken client is detached; the others go on
+                    log.exception("session %s: a client failed; detaching it", self.id)
+                    self._drop_listener(entry)
+            for block in finished:
+                self._emit(BlockFinished(self, block))
         self._finish()
+
+    def _tell_clients(self, message: str) -> None:
+        line = f"\r\n[{message}]\r\n".encode("utf-8", "replace")
+        for on_data, _ in self._listeners:
+            try:
+                on_data(line)
+            except Exception:
+                log.debug("could not tell a client why the session stops", exc_info=True)
+
+    def _drop_listener(self, entry: tuple[DataCallback, EndCallback]) -> None:
+        with self._lock:
+            self._listeners = tuple(x for x in self._listeners if x is not entry)
 
     def _finish(self) -> None:
         code = self._pty.wait(EXIT_WAIT)
@@ -124,7 +146,7 @@ class Session:
             code = self._pty.terminate(self.termination)
         with self._lock:
             # The command that ended the shell (`exit 3`, a crash) becomes its last block.
-            self._parser.end_of_stream(code)
+            last = self._parser.end_of_stream(code)
             self._exit_code = code
             self._ended = True
             listeners = self._listeners
@@ -136,16 +158,13 @@ class Session:
             except Exception:
                 log.exception("session %s: end callback failed", self.id)
         log.info("session %s ended (exit code %s)", self.id, code)
+        if last is not None:
+            self._emit(BlockFinished(self, last))
         self._emit(SessionEndedEvent(self, code))
         try:
             self._pty.close()
         except OSError:
             pass
-
-    def _on_block(self, block: CommandBlock) -> None:
-        # Called by the parser inside feed(), under self._lock.
-        self._cond.notify_all()
-        self._emit(BlockFinished(self, block))
 
     # input --------------------------------------------------------------------------------
     def write(self, data: bytes) -> None:
@@ -164,7 +183,8 @@ class Session:
         self.write(data + b"\r" if enter else data)
 
     def resize(self, rows: int, cols: int) -> None:
-        rows, cols = max(1, rows), max(1, cols)
+        # Sizes come from clients: clamp to what a winsize holds and any screen shows.
+        rows, cols = min(max(1, rows), RESIZE_MAX), min(max(1, cols), RESIZE_MAX)
         with self._lock:
             if (rows, cols) == self._size or self._ended:
                 return
