@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from termwise.agent.base.config_schema import Config
 from termwise.overlay.approval_dialog import ApprovalDialog
-from termwise.tray.app.qt_bridge import emit
+from termwise.overlay.qt_bridge import emit
 
 from tests.overlay.conftest import finished_block, need_display, no_model, wait_for
 from tests.support.llm_server import Reply
@@ -36,10 +36,9 @@ def _failed_session(host: Any, tmp_path: Path) -> tuple[Any, Any]:
 
 
 def _ask_fix(qtbot: Any, controller: Any) -> None:
-    """Show the overlay and press Enter in the empty input: fix the last failure."""
-    controller.show_overlay()
+    """Show the overlay after a failure: it asks for the fix by itself, no key pressed."""
     with qtbot.waitSignal(controller.turn_finished, timeout=20000):
-        qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+        controller.show_overlay()
 
 
 def _select(controller: Any, command: str) -> int:
@@ -192,8 +191,7 @@ def test_esc_cancels_the_request_and_the_stream_closes(
     _failed_session(host, tmp_path)
     model_env.reply('{"command": "ls -la", "explanation": "x"}\n{"command": "ne', stall_after=1)
     controller = make_controller()
-    controller.show_overlay()
-    qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+    controller.show_overlay()  # after a failure it asks by itself
     assert model_env.wait_requests(1, 10)
     qtbot.waitUntil(lambda: controller.window.status.spinner.isVisible())
     qtbot.keyClick(controller.window.input, Qt.Key.Key_Escape)

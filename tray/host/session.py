@@ -74,7 +74,6 @@ class Session:
             max_blocks=max_blocks,
             ring_bytes=ring_bytes,
             clock=clock,
-            on_block=self._on_block,
             on_line_report=self._on_line_report,
         )
         self._line_lock = threading.Lock()  # one type/run at a time per session
@@ -118,20 +117,42 @@ class Session:
         read = self._pty.read
         feed = self._parser.feed
         lock = self._lock
-        try:
-            while True:
+        while True:
+            try:
                 chunk = read(READ_SIZE)
-                if not chunk:
-                    break
-                with lock:
-                    feed(chunk)
-                    listeners = self._listeners
-                # Fan out outside the lock: a slow client must not block readers of blocks.
-                for on_data, _ in listeners:
-                    on_data(chunk)
-        except Exception:
-            log.exception("session %s: reader failed", self.id)
+            except Exception as exc:  # the PTY itself failed: nothing more can be read
+                log.exception("session %s: reading the terminal failed", self.id)
+                self._tell_clients(f"termwise: this session's terminal failed ({exc})")
+                break
+            if not chunk:
+                break
+            with lock:
+                finished = feed(chunk)  # never raises
+                if finished:
+                    self._cond.notify_all()
+                listeners = self._listeners
+            # Fan out outside the lock: a slow client must not block readers of blocks.
+            for entry in listeners:
+                try:
+                    entry[0](chunk)
+                except Exception:  # one broken client is detached; the others go on
+                    log.exception("session %s: a client failed; detaching it", self.id)
+                    self._drop_listener(entry)
+            for block in finished:
+                self._emit(BlockFinished(self, block))
         self._finish()
+
+    def _tell_clients(self, message: str) -> None:
+        line = f"\r\n[{message}]\r\n".encode("utf-8", "replace")
+        for on_data, _ in self._listeners:
+            try:
+                on_data(line)
+            except Exception:
+                log.debug("could not tell a client why the session stops", exc_info=True)
+
+    def _drop_listener(self, entry: tuple[DataCallback, EndCallback]) -> None:
+        with self._lock:
+            self._listeners = tuple(x for x in self._listeners if x is not entry)
 
     def _finish(self) -> None:
         code = self._pty.wait(EXIT_WAIT)
@@ -139,7 +160,7 @@ class Session:
             code = self._pty.terminate(self.termination)
         with self._lock:
             # The command that ended the shell (`exit 3`, a crash) becomes its last block.
-            self._parser.end_of_stream(code)
+            last = self._parser.end_of_stream(code)
             self._exit_code = code
             self._ended = True
             listeners = self._listeners
@@ -151,16 +172,13 @@ class Session:
             except Exception:
                 log.exception("session %s: end callback failed", self.id)
         log.info("session %s ended (exit code %s)", self.id, code)
+        if last is not None:
+            self._emit(BlockFinished(self, last))
         self._emit(SessionEndedEvent(self, code))
         try:
             self._pty.close()
         except OSError:
             pass
-
-    def _on_block(self, block: CommandBlock) -> None:
-        # Called by the parser inside feed(), under self._lock.
-        self._cond.notify_all()
-        self._emit(BlockFinished(self, block))
 
     # input --------------------------------------------------------------------------------
     def write(self, data: bytes) -> None:
