@@ -24,6 +24,8 @@ from termwise.tray.host.stream import CommandBlock, StreamParser
 
 log = logging.getLogger(__name__)
 
+RESIZE_MAX = 9999
+
 READ_SIZE = 65536
 # Raw output replayed to a newly attached client so its window shows the session again.
 REPLAY_MIN = 16 * 1024
@@ -317,7 +319,8 @@ class Session:
                 self._cond.wait(remaining)
 
     def resize(self, rows: int, cols: int) -> None:
-        rows, cols = max(1, rows), max(1, cols)
+        # Sizes come from clients: clamp to what a winsize holds and any screen shows.
+        rows, cols = min(max(1, rows), RESIZE_MAX), min(max(1, cols), RESIZE_MAX)
         with self._lock:
             if (rows, cols) == self._size or self._ended:
                 return

@@ -9,7 +9,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from termwise.agent.base.types import RunOutcome
-from termwise.tray.errors import HostUnavailable, TrayError
+from termwise.tray.errors import HostBusy, HostUnavailable, TrayError
 from termwise.tray.host.errors import UnknownSession
 from termwise.tray.ipc import auth, transport
 from termwise.tray.ipc.protocol import (
@@ -62,6 +62,8 @@ def _checked(reply: dict[str, Any]) -> dict[str, Any]:
     message = str(reply.get("error", "the host refused the request"))
     if kind == "UnknownSession":
         raise UnknownSession(message)
+    if kind == "Busy":
+        raise HostBusy(message)
     if kind == "Auth":
         raise HostUnavailable(
             "the host rejected our secret (is another user's host running?); "
@@ -85,6 +87,8 @@ def open_channel(paths: Paths, timeout: float = 5.0) -> Channel:
         stream.settimeout(timeout)
         reader = FrameReader(stream, MAX_REPLY)
         challenge = reader.read_json()
+        if challenge is not None and challenge.get("kind") == "Busy":
+            raise HostBusy(str(challenge.get("error") or "the Termwise host is busy"))
         if challenge is None or challenge.get("op") != "challenge":
             raise HostUnavailable(f"the Termwise host did not greet us; {START_HINT}")
         if challenge.get("version") != PROTOCOL_VERSION:

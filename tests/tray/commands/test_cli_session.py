@@ -132,7 +132,8 @@ def test_commands_without_a_host_say_how_to_start_one() -> None:
 
 def test_serve_logs_its_address_and_ends_sessions_on_sigterm(serve: ServeProcess) -> None:
     """`serve` says where it listens; SIGTERM ends its shells and removes the socket."""
-    assert "listening on" in serve.stderr()
+    # It answers pings a moment before the line is out.
+    assert wait_until(lambda: "listening on" in serve.stderr())
     address = serve.stderr().split("listening on ")[1].split(" ")[0]
     assert Path(address).exists()
     pid = serve.client.create("bash")["pid"]
