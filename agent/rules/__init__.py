@@ -20,6 +20,7 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     pip_npm,
     projects,
     python,
+    script_only,
     subcommands,
     system,
     typing_slips,

@@ -16,6 +16,7 @@ from tests.agent.rules import (
     cases_not_found,
     cases_permission,
     cases_python,
+    cases_script_only,
     cases_tools,
     cases_usage,
     cases_windows,
@@ -33,6 +34,7 @@ TABLE: list[T] = [
     *cases_tools.CASES,
     *cases_extra.CASES,
     *cases_usage.CASES,
+    *cases_script_only.CASES,
 ]
 REPEATS = 15
 

@@ -66,10 +66,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.set_defaults(func=cmd_context)
 
-    p = sub.add_parser("send", help="type text into a session")
+    p = sub.add_parser(
+        "send",
+        help="type a command into a session, replacing what is pending on its prompt",
+        description="Type a command at a session's prompt, replacing any half-typed text. "
+        "With --enter it runs only once the shell has reported that its line is exactly the "
+        "command (else exit 1 with the reason). --raw writes the text as it is, adding to "
+        "the line (--raw --enter '' just presses Enter).",
+    )
     p.add_argument("--session", metavar="ID", help="session id (default: the active one)")
-    p.add_argument("--enter", action="store_true", help="also press Enter")
-    p.add_argument("text", help="the text to type")
+    p.add_argument(
+        "--enter", action="store_true", help="run it (only if the line is exactly the command)"
+    )
+    p.add_argument("--raw", action="store_true", help="write the text as it is, no clearing")
+    p.add_argument("text", help="the command to type")
     p.set_defaults(func=cmd_send)
 
 
@@ -108,12 +118,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         address = server.start()
     except AddressInUse as exc:
         raise TrayError(f"{exc}; reach it with `termwise shell` or `termwise sessions`") from None
-    log.info("host listening on %s (pid %d)", address, os.getpid())
     print(
         f"termwise: host listening on {address} (pid {os.getpid()}); log: {log_file}",
         file=sys.stderr,
         flush=True,
     )
+    log.info("host listening on %s (pid %d)", address, os.getpid())
     try:
         signum = _wait_for_stop_signal()
         log.info("host stopping (signal %d)", signum)
@@ -277,5 +287,14 @@ def _clock(stamp: float) -> str:
 
 def cmd_send(args: argparse.Namespace) -> int:
     with _client(_paths()) as client:
-        client.send(_default_session(args.session), args.text, enter=args.enter)
+        session = _default_session(args.session)
+        if args.raw:
+            client.send(session, args.text, enter=args.enter)
+        elif args.enter:
+            outcome = client.run_command(session, args.text)
+            if not outcome.ran:
+                print(f"termwise: not run: {outcome.reason}", file=sys.stderr)
+                return 1
+        else:
+            client.type_command(session, args.text)
     return 0
