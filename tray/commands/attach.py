@@ -211,9 +211,20 @@ class HostFrames:
         self._view = memoryview(self._buf)
 
 
+if sys.platform == "win32":  # HostFrames serves the POSIX relay only
+
+    def _writev(fd: int, parts: list[memoryview]) -> int:
+        return os.write(fd, b"".join(parts))
+
+else:
+
+    def _writev(fd: int, parts: list[memoryview]) -> int:
+        return os.writev(fd, parts)
+
+
 def _writev_all(fd: int, parts: list[memoryview]) -> None:
     while parts:
-        n = os.writev(fd, parts[:MAX_IOV])
+        n = _writev(fd, parts[:MAX_IOV])
         while n:
             first = parts[0]
             if n >= len(first):

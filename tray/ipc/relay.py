@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from termwise.tray.ipc.protocol import HEADER, KIND_DATA, MAX_DATA_CHUNK, encode_json
@@ -37,6 +38,16 @@ MAX_IOV = 512
 
 _DONTWAIT = getattr(socket, "MSG_DONTWAIT", 0)
 _PACK = HEADER.pack
+
+if sys.platform == "win32":  # named pipes: ClientSink never takes the socket path
+
+    def _sendmsg(sock: socket.socket, buffers: Sequence[bytes], flags: int = 0) -> int:
+        raise OSError("vectored sends need a Unix socket")
+
+else:
+
+    def _sendmsg(sock: socket.socket, buffers: Sequence[bytes], flags: int = 0) -> int:
+        return sock.sendmsg(buffers, (), flags)
 
 
 class ClientSink:
@@ -111,7 +122,7 @@ class ClientSink:
         assert self._sock is not None
         header = _PACK(len(data), KIND_DATA)
         try:
-            sent = self._sock.sendmsg((header, data), (), _DONTWAIT)
+            sent = _sendmsg(self._sock, (header, data), _DONTWAIT)
         except (BlockingIOError, InterruptedError):
             sent = 0
         except OSError:
@@ -223,9 +234,9 @@ class ClientSink:
             with self._cond:
                 self._sent += len(data)
             return
-        sendmsg = self._sock.sendmsg
+        sock = self._sock
         while parts:
-            sent = sendmsg(parts)
+            sent = _sendmsg(sock, parts)
             with self._cond:
                 self._sent += sent
             while sent:
