@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,10 +15,10 @@ from termwise.tray.host.foreground.timebox import TimeBoxedProbe
 
 from tests.tray.serve_support import wait_until
 
-pytestmark = pytest.mark.skipif(
-    not (sys.platform.startswith("linux") and shutil.which("Xvfb") and shutil.which("xterm")),
-    reason="needs Xvfb and xterm",
-)
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 on Linux"),
+    pytest.mark.requires("Xvfb", "xterm"),
+]
 
 
 class XServer:
