@@ -133,29 +133,20 @@ def _unavailable(message: str) -> Exception:
 
 def _session_context(paths: Paths, session: str | None) -> SessionContext:
     """The session's recent blocks from the host; raises HostUnavailable when none runs."""
-    from termwise.agent.base.types import Block, SessionContext
+    from termwise.agent.suggest.flows import CONTEXT_BLOCKS, block_from_json, session_context
     from termwise.tray.ipc.client import HostClient
 
     with HostClient(paths) as client:
-        reply = client.context(session, blocks=5)
+        reply = client.context(session, blocks=CONTEXT_BLOCKS)
     info = reply.session
-    return SessionContext(
-        blocks=[
-            Block(
-                command=str(b.get("command", "")),
-                output=str(b.get("output", "")),
-                exit_code=b.get("exit_code"),
-                cwd=b.get("cwd"),
-                started=b.get("started"),
-                ended=b.get("ended"),
-            )
-            for b in reply
-        ],
+    return session_context(
+        [block_from_json(b) for b in reply],
         shell=str(info.get("shell") or "bash"),
         cwd=info.get("cwd"),
-        os_name=reply.os_name,
         session_id=info.get("id"),
-        screen_text="" if reply.has_marks else reply.screen_text,
+        os_name=reply.os_name,
+        has_marks=reply.has_marks,
+        screen_text=reply.screen_text,
     )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,9 +98,7 @@ def test_ask_without_any_model_exits_3() -> None:
     assert "no model configured" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.skipif(
-    not shutil.which("bash") or not shutil.which("git"), reason="needs bash and git"
-)
+@pytest.mark.requires("bash", "git")
 def test_fix_uses_the_sessions_last_failure(
     serve: ServeProcess, llm_server: LlmServer, tmp_path: Path
 ) -> None:
@@ -299,7 +296,7 @@ def test_ctrl_c_during_ask_closes_the_model_stream(llm_server: LlmServer) -> Non
     assert llm_server.wait_disconnect(5)
 
 
-@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+@pytest.mark.requires("bash")
 def test_fix_offline_with_nothing_to_fix_says_so(serve: ServeProcess, tmp_path: Path) -> None:
     """When the rules know nothing about the last block, fix says so and exits 1."""
     sid = serve.client.create("bash", str(tmp_path))["id"]
