@@ -7,6 +7,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from termwise.agent.rules import data, fuzzy
+from termwise.agent.rules import shell as sh
 from termwise.agent.rules.engine import Case, rule
 
 
@@ -57,26 +58,33 @@ def help_aliased(c: Case) -> list[str]:
 
 @rule("git_remote_seturl_add", "No remote by that name yet: add it instead.", 5)
 def seturl_add(c: Case) -> list[str]:
-    if not (c.is_app("git") and "set-url" in c.args and c.has("no such remote")):
+    if not (c.is_app("git") and "set-url" in c.args):
+        return []
+    if not (c.has("no such remote") or (not c.output.strip() and c.exit_code != 0)):
         return []
     return [c.replace_arg("set-url", "add")]
 
 
 @rule("git_branch_recreate", "Delete the existing branch and create it again here.", 45)
 def branch_recreate(c: Case) -> list[tuple[str, str, str]]:
-    m = c.search(r"fatal: (?:A branch named|a branch named) '([^']+)' already exists")
-    if not (m and c.is_app("git") and _sub(c) == "branch"):
+    m = c.search(r"fatal: [Aa] branch named '(.+?)' already exists")
+    if not (m and c.is_app("git") and _sub(c) in ("branch", "checkout", "switch")):
         return []
-    name = m.group(1)
+    name = sh.escape(m.group(1), c.shell_name)
+    again = c.script
+    if _sub(c) != "branch":
+        if not {"-b", "-c", "-B", "-C"} & set(c.args):
+            return []
+        again = f"git {_sub(c)} {'-b' if _sub(c) == 'checkout' else '-c'} {name}"
     lost = "The old branch's unmerged commits would stop being reachable by name."
     return [
         (
-            c.then(f"git branch -d {name}", c.script),
+            c.then(f"git branch -d {name}", again),
             "Delete the old branch (if merged) and create it again.",
             lost,
         ),
         (
-            c.then(f"git branch -D {name}", c.script),
+            c.then(f"git branch -D {name}", again),
             "Delete the old branch even if unmerged, and create it again.",
             lost,
         ),

@@ -14,6 +14,7 @@ from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import Paths, resolve_paths
 from termwise.agent.safety.approvals import ApprovalStore
 from termwise.overlay.i18n import set_language
+from termwise.tray.app.session_port import HostPort
 from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
 
@@ -82,7 +83,7 @@ def make_controller(
         config.llm.max_retries = 0
         config.llm.probe_ollama = False
         kwargs.setdefault("approvals", approvals)
-        c = OverlayController(host, config, paths, env_info=ENV_INFO, **kwargs)
+        c = OverlayController(HostPort(host), config, paths, env_info=ENV_INFO, **kwargs)
         qtbot.addWidget(c.window)
         made.append(c)
         return c

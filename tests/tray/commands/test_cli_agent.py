@@ -182,6 +182,33 @@ def test_check_verdicts_and_exit_codes() -> None:
     assert empty.returncode == 2 and "needs a command" in empty.stderr
 
 
+def test_check_json_for_one_command() -> None:
+    """`check --json -- CMD` prints one {"verdict", "reasons"} object and keeps the exit code;
+    `--json` is never read as an abbreviation of `--jsonl` (which would print nothing)."""
+    result = termwise("check", "--json", "--", "rm -rf /", env=offline_env())
+    assert result.returncode == 11, result.stderr
+    out = json.loads(result.stdout)
+    assert out["verdict"] == "dangerous" and out["reasons"]
+    assert set(out) == {"verdict", "reasons"}
+    safe = termwise("check", "--json", "--", "ls", env=offline_env())
+    assert safe.returncode == 0 and json.loads(safe.stdout)["verdict"] == "safe"
+
+
+def test_check_jsonl_with_a_command_is_a_usage_error() -> None:
+    """A command given with `--jsonl` would be ignored in batch mode: it is refused (exit 2)."""
+    result = termwise("check", "--jsonl", "--", "rm -rf /", input="", env=offline_env())
+    assert result.returncode == 2 and result.stdout == ""
+    assert "--jsonl" in result.stderr
+
+
+def test_no_option_prefix_is_accepted() -> None:
+    """argparse abbreviations are off everywhere: `--js` or `--sess` is an error, not a guess."""
+    prefix = termwise("check", "--js", "--", "ls", env=offline_env())
+    assert prefix.returncode == 2 and "unrecognized arguments" in prefix.stderr
+    nested = termwise("mem", "search", "--js", "x", env=offline_env())
+    assert nested.returncode == 2
+
+
 def test_redact_jsonl() -> None:
     """`redact --jsonl` returns each text as it would be sent and the kinds it replaced."""
     stdin = (
