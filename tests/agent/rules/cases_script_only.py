@@ -60,4 +60,19 @@ CASES = [
     T("man -s 3 write", "", "man -s 2 write"),
     T("man read", "", "man 3 read"),
     T("git statusç", "", "git status"),
+    # Typed on a Greek or Hebrew layout.
+    T("ψδ /τμπ", "", "cd /tmp"),
+    T("עןא דאשאוד", "", "git status"),
+    T("sort -h", "", "sort --help"),
+    T("whois api.staging.example.com", "", "whois staging.example.com"),
+    T("npm npm install", "", "npm install"),
+    T("echo 'done\"", "", 'echo "done"'),
+    T("grep -n TODO src/", "", "grep -r -n TODO src/"),
+    T("cp assets", "", "cp -a assets"),
+    T(
+        "docker rmi web:old",
+        'Error response from daemon: conflict: unable to remove repository reference "web:old"'
+        " (must force) - image\n  is being used by stopped container 0a1b2c3d4e5f\n",
+        "docker container rm -f 0a1b2c3d4e5f && docker rmi web:old",
+    ),
 ]
