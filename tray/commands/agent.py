@@ -131,11 +131,9 @@ def _config(paths: Paths) -> Config:
 
 
 def _unavailable(message: str) -> Exception:
-    from termwise.agent.base.errors import AgentError
+    from termwise.agent.base.errors import Unavailable
 
-    exc = AgentError(message)
-    exc.exit_code = EXIT_UNAVAILABLE  # type: ignore[attr-defined]
-    return exc
+    return Unavailable(message)
 
 
 def _session_context(paths: Paths, session: str | None) -> SessionContext:
