@@ -30,8 +30,6 @@ LIMITS: dict[str, str] = {
         "a QLocalSocket request written right before the client disconnects does not reach "
         "the QLocalServer over Wine's named pipe within the test's wait"
     ),
-    "winpty-resize": "the WinPTY fallback under Wine does not pass a resize to the console",
-    "conpty": "Wine 8's ConPTY fails in pywinpty ('Invalid handle'); only WinPTY runs",
 }
 
 
