@@ -334,7 +334,7 @@ class OpenAIClient:
         if asked is not None and asked > limit:
             why = (
                 f"the {deadline.seconds:g} s answer deadline"
-                if left is not None and left < self.max_retry_wait
+                if left is not None and asked > left
                 else f"the {self.max_retry_wait:g} s Termwise waits between attempts"
             )
             what = (
