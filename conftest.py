@@ -8,6 +8,19 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests over hostile bytes: a few hundred examples each in the normal suite,
+# 100,000 in the nightly job (TERMWISE_HYPOTHESIS_PROFILE=nightly). No per-example
+# deadline: a loaded CI machine is not a slow parser; linearity is asserted on sizes
+# and checked by the benchmarks.
+settings.register_profile(
+    "default", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "nightly", max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck)
+)
+settings.load_profile(os.environ.get("TERMWISE_HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(autouse=True)

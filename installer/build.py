@@ -221,7 +221,7 @@ def package(payload: Path, version: str, out: Path, makensis: str) -> Path:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--payload", type=Path, help="package this folder instead of freezing")
     parser.add_argument("--out", type=Path, default=DIST, help="folder for the installer")
     parser.add_argument("--makensis", help="path of makensis (default: found on PATH)")

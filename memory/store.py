@@ -284,7 +284,10 @@ class MemoryStore:
     def _keep_aside(self, path: Path, raw: bytes) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
         aside = free_aside_path(path, "corrupt", stamp)
-        aside.write_bytes(raw)
+        # A kept-aside copy holds the user's memories: readable by this user only.
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
         return aside
 
     def _report(self, problem: MemoryProblem) -> None:

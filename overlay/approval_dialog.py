@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 from termwise.agent.base.types import Verdict
 from termwise.overlay.i18n import tr
-from termwise.tray.app.qt_bridge import emit
+from termwise.overlay.qt_bridge import emit
 
 CHOICES = ("once", "session", "always", "deny")
 

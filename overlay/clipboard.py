@@ -10,7 +10,7 @@ import logging
 import threading
 
 from PySide6.QtCore import QObject, Qt, Signal
-from termwise.tray.app.qt_bridge import emit
+from termwise.overlay.qt_bridge import emit
 
 log = logging.getLogger(__name__)
 

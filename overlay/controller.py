@@ -1,32 +1,42 @@
-"""Wires the overlay to the session host, the agent turn, approvals, memory and the clipboard."""
+"""Carries out what the overlay's keys ask for, over the ports it is given (see ports.py).
+
+The controller never sees a PTY or the tray: sessions come as `SessionView`s whose outputs are
+clean text, and every behaviour shared with other screens (explain, follow-up, the turn) is
+one function in `agent/`.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QGuiApplication
 from termwise.agent.base.cancel import CancelToken
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.errors import AgentError
-from termwise.agent.base.events import Finished, Question, SuggestionReady
+from termwise.agent.base.events import Error, Event, Finished, Question, SuggestionReady
 from termwise.agent.base.paths import Paths
-from termwise.agent.base.types import Block, SessionContext, Verdict
+from termwise.agent.base.types import SessionContext, Verdict
+from termwise.agent.llm.base import LlmClient
 from termwise.agent.llm.factory import make_client
+from termwise.agent.safety import classify
 from termwise.agent.safety.approvals import ApprovalStore
+from termwise.agent.suggest.flows import explain, follow_up
+from termwise.agent.suggest.turn import SuggestTurn
 from termwise.overlay.approval_dialog import ApprovalDialog
 from termwise.overlay.clipboard import Clipboard
 from termwise.overlay.i18n import detect_language, set_language, tr
 from termwise.overlay.overlay_window import OverlayWindow, no_model_notice
+from termwise.overlay.ports import HostView, MemoryView, SessionView
+from termwise.overlay.qt_bridge import ThreadRelay, TurnRunner, emit
 from termwise.overlay.theme import on_os_scheme_change, pick_theme
 from termwise.overlay.view_model import OverlayViewModel
-from termwise.tray.app.qt_bridge import HostBridge, TurnRunner, emit
 
 log = logging.getLogger(__name__)
 
-ClientFactory = Callable[[Config], Any]
+ClientFactory = Callable[[Config], LlmClient | None]
+EnvInfo = Mapping[str, object]
 
 
 class OverlayController(QObject):
@@ -44,14 +54,14 @@ class OverlayController(QObject):
 
     def __init__(
         self,
-        host: Any,
+        host: HostView,
         config: Config,
         paths: Paths,
         *,
         approvals: ApprovalStore,
-        memory_link: Any = None,
+        memory_link: MemoryView | None = None,
         client_factory: ClientFactory = make_client,
-        env_info: Mapping[str, Any] | None = None,
+        env_info: EnvInfo | None = None,
     ) -> None:
         super().__init__()
         self.host = host
@@ -61,18 +71,18 @@ class OverlayController(QObject):
         self.client_factory = client_factory
         self.env_info = env_info  # None: SuggestTurn probes the machine (cached)
         self.config = config
-        self.client: Any = None
+        self.client: LlmClient | None = None
         self.vm = OverlayViewModel()
         self.window = OverlayWindow(self.vm, pick_theme(config.ui.theme))
         self.runner = TurnRunner(self)
-        self.bridge = HostBridge(host, self)
+        self.blocks = ThreadRelay(self._on_block, self)
+        self._stop_blocks: Callable[[], None] | None = host.on_block(self.blocks.post)
         self.clipboard = Clipboard(self)
         self.dialog: ApprovalDialog | None = None
         self._session_id: str | None = None
-        self._last_question = ""
-        self._pending_question = ""
+        self._request = ""  # the request of the running turn, follow-ups included
+        self._pending_question = ""  # the model's clarifying question, until answered
         self._problem = ""  # the model settings' problem, shown until fixed
-        self._shown_for: tuple[str, int] | None = None  # (session, last block) the rows are for
         self._connect()
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
@@ -89,11 +99,10 @@ class OverlayController(QObject):
         w.cancel_requested.connect(self.cancel_and_hide)
         w.retry_requested.connect(self.retry)
         w.switch_session.connect(self.switch_session)
-        w.settings_requested.connect(lambda: emit(self.settings_requested, "provider"))
-        w.status.link_activated.connect(lambda: emit(self.settings_requested, "provider"))
+        w.settings_requested.connect(self.open_settings)
+        w.status.link_activated.connect(self.open_settings)
         self.runner.turn_event.connect(self._on_event)
         self.runner.done.connect(self._on_done)
-        self.bridge.block_finished.connect(self._on_block)
         self.clipboard.text_read.connect(self._on_clipboard)
         self.clipboard.copied.connect(self._on_copied)
         self.clipboard.failed.connect(
@@ -133,13 +142,18 @@ class OverlayController(QObject):
 
     # showing ----------------------------------------------------------------------
     def show_overlay(self) -> None:
-        """Show the active session's last block (or the clipboard) under the mouse."""
+        """Open fresh on the active session (or the clipboard) and ask by itself when it failed.
+
+        Nothing of the last open survives: no suggestion, selection, question or message, and
+        the old query is selected so that typing replaces it. After a failed command the rules'
+        suggestions are in the first frame and the model's stream in after; after a success the
+        input waits with the last command as context.
+        """
+        self.runner.cancel()
+        self._pending_question = ""
+        self._request = ""
+        self.vm.reset()
         session = self.host.active()
-        last = session.last_block() if session is not None else None
-        key = (session.id, last.index if last is not None else -1) if session is not None else None
-        if key != self._shown_for or key is None:
-            self._forget_turn()  # suggestions were for another command
-        self._shown_for = key
         if session is not None:
             self._show_session(session)
         else:
@@ -147,53 +161,71 @@ class OverlayController(QObject):
             self.vm.show_clipboard(SessionContext(clipboard_text=""))
             self.clipboard.read()
         self._update_notice()  # drop an old "Copied: …"
+        if self.vm.last_failed:
+            self._ask_by_itself()
+        self.window.select_input()
         self.window.show_at_cursor()
         log.info("overlay shown (session %s)", self._session_id or "none: clipboard")
         emit(self.shown)
 
-    def _forget_turn(self) -> None:
-        self.runner.cancel()
-        self._pending_question = ""
+    def _ask_by_itself(self) -> None:
+        """The failed command's fix: instant rules now (synchronously), the model's after."""
+        ctx = self.vm.context or SessionContext()
+        turn = self._turn()
         self.vm.begin_turn()
-        self.vm.end_turn()
+        for event in turn.instant("", ctx):
+            self._on_event(event)
+        if self.client is None:  # the rest of the turn is offline and instant too
+            for event in turn.run("", ctx):
+                self._on_event(event)
+            return
+        self._request = ""
+        self.runner.start(lambda cancel: turn.run("", self._context(), cancel))
 
     def hide_overlay(self) -> None:
         self.window.hide()
 
-    def _show_session(self, session: Any) -> None:
-        alive = self._sessions()
+    def open_settings(self) -> None:
+        """F2 (or the notice's link): Settings at the model fields, with the overlay out of its way."""
+        self.hide_overlay()
+        emit(self.settings_requested, "provider")
+
+    def _show_session(self, session: SessionView) -> None:
+        alive = self.host.sessions()
         ids = [s.id for s in alive]
         position = ids.index(session.id) + 1 if session.id in ids else 0
         self._session_id = session.id
-        self.vm.show_session(_view_context(session), position=position, count=len(alive))
+        self.vm.show_session(session.view_context(), position=position, count=len(alive))
 
-    def _sessions(self) -> list[Any]:
-        return [s for s in self.host.list() if s.alive]
-
-    def _session(self) -> Any:
+    def _session(self) -> SessionView | None:
         if self._session_id is None:
             return None
-        for s in self.host.list():
+        for s in self.host.sessions():
             if s.id == self._session_id:
                 return s
         return None
 
     def switch_session(self, delta: int) -> None:
-        """Tab / Shift+Tab: make the next (previous) session active and show it."""
-        alive = self._sessions()
+        """Tab / Shift+Tab: make the next (previous) session active and show it, fresh."""
+        alive = self.host.sessions()
         if not alive:
             return
         ids = [s.id for s in alive]
         at = ids.index(self._session_id) if self._session_id in ids else -1
         target = alive[(at + delta) % len(alive)]
         self.host.set_active(target.id)
-        self._forget_turn()
-        last = target.last_block()
-        self._shown_for = (target.id, last.index if last is not None else -1)
+        self.runner.cancel()
+        self._pending_question = ""
+        self.vm.reset()
         self._show_session(target)
+        if self.vm.last_failed:
+            self._ask_by_itself()
 
-    def _on_block(self, session: Any, _block: Any) -> None:
-        if self.window.isVisible() and session.id == self._session_id and not self.runner.busy:
+    def _on_block(self, session_id: object) -> None:
+        if not (self.window.isVisible() and session_id == self._session_id):
+            return
+        session = self._session()
+        if session is not None and not self.runner.busy:
             self._show_session(session)
 
     def _on_clipboard(self, text: str) -> None:
@@ -202,44 +234,51 @@ class OverlayController(QObject):
 
     # requests ---------------------------------------------------------------------
     def submit(self, text: str) -> None:
-        """Enter in the input box: "" fixes the last failure, text asks (or answers a question)."""
+        """Enter in the input box: "" fixes the last failure, text asks (or answers a question).
+
+        An answer to the model's clarifying question goes out with the user's request
+        (`follow_up`), never alone.
+        """
         if text and self.memory_link is not None:
             try:
                 self.memory_link.remember(text)
             except Exception:  # memory must never cost the user the answer
                 log.exception("memory: remember failed")
-        question = text
         if self._pending_question and text:
-            question = f"{self._pending_question}\nAnswer: {text}"
+            request = follow_up(self._request, self._pending_question, text)
+        else:
+            request = text
         self._pending_question = ""
-        self._start_turn(question)
+        self._start_turn(request, asked=text)
 
     def retry(self) -> None:
-        self._start_turn(self._last_question)
+        self._start_turn(self._request, asked=self.vm.asked)
 
     def _context(self) -> SessionContext:
-        ctx = self.vm.context or SessionContext()
         session = self._session()
         if session is not None:
-            ctx = session.context()
-        return ctx
+            return session.context()
+        return self.vm.context or SessionContext()
 
-    def _start_turn(self, question: str) -> None:
-        from termwise.agent.suggest.turn import SuggestTurn
-
-        self._last_question = question
+    def _turn(self) -> SuggestTurn:
         memory = self.memory_link.snippets if self.memory_link is not None else None
-        turn = SuggestTurn(self.client, self.config, memory=memory, env_info=self.env_info)
+        return SuggestTurn(self.client, self.config, memory=memory, env_info=self.env_info)
+
+    def _start_turn(self, request: str, *, asked: str = "") -> None:
+        self._request = request
+        turn = self._turn()
         ctx = self._context()
-        self.vm.begin_turn()
-        log.info("turn started (question %r)", question[:80])
-        self.runner.start(lambda cancel: turn.run(question, ctx, cancel))
+        self.vm.begin_turn(asked)
+        log.info("turn started (question %r)", request[:80])
+        self.runner.start(lambda cancel: turn.run(request, ctx, cancel))
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, str):  # an explanation chunk
             self.vm.show_explanation(self.vm.explanation + event)
             return
-        self.vm.apply(event)  # type: ignore[arg-type]
+        if not isinstance(event, Event):
+            return
+        self.vm.apply(event)
         if isinstance(event, SuggestionReady):
             log.info("suggestion shown: %d %s", event.index, event.suggestion.command)
             emit(self.suggestion_shown, event.index, event.suggestion.command)
@@ -265,7 +304,7 @@ class OverlayController(QObject):
         return None
 
     def type_command(self, index: int) -> None:
-        """Enter: type the command at the session's prompt without running it, then hide."""
+        """Enter: put the command on the session's prompt in place of pending input, then hide."""
         picked = self._row_command(index)
         session = self._session()
         if picked is None:
@@ -273,13 +312,21 @@ class OverlayController(QObject):
         if session is None or not session.alive:
             self.vm.show_error(tr("No session to type into — Ctrl+C copies the command."))
             return
-        session.send_text(picked[0])
+        outcome = session.type_command(picked[0])
+        if not outcome.ran:
+            self.vm.show_error(tr("Not typed: {reason}", reason=outcome.reason))
+            log.info("typing refused: %s", outcome.reason)
+            return
         log.info("command typed: %s", picked[0])
         emit(self.command_typed, picked[0])
         self.hide_overlay()
 
     def run_command(self, index: int) -> None:
-        """Ctrl+Enter: run the command, asking first when the approval policy says so."""
+        """Ctrl+Enter: run the command, asking first when the approval policy says so.
+
+        A session that cannot guarantee the prompt holds exactly this command refuses the
+        run with its reason; Enter (type) still works.
+        """
         picked = self._row_command(index)
         session = self._session()
         if picked is None:
@@ -287,10 +334,15 @@ class OverlayController(QObject):
         if session is None or not session.alive:
             self.vm.show_error(tr("No session to run in — Ctrl+C copies the command."))
             return
+        check = session.can_run_exact()
+        if not check.exact:
+            self.vm.show_error(
+                tr("Not run: {reason}. Enter types it instead.", reason=check.reason)
+            )
+            log.info("run refused: %s", check.reason)
+            return
         command, verdict = picked
         if verdict is None:
-            from termwise.agent.safety import classify
-
             verdict = classify(command, session.shell)
         decision = self.approvals.decide(command, session.shell, verdict)
         if decision == "deny":
@@ -300,7 +352,7 @@ class OverlayController(QObject):
         else:
             self._ask(session, command, verdict)
 
-    def _ask(self, session: Any, command: str, verdict: Verdict) -> None:
+    def _ask(self, session: SessionView, command: str, verdict: Verdict) -> None:
         dialog = ApprovalDialog(command, verdict, self.window)
         self.dialog = dialog
 
@@ -323,8 +375,14 @@ class OverlayController(QObject):
         log.info("command blocked: %s", command)
         emit(self.command_blocked, command)
 
-    def _run(self, session: Any, command: str) -> None:
-        session.send_text(command, enter=True)
+    def _run(self, session: SessionView, command: str) -> None:
+        outcome = session.run_command(command)
+        if not outcome.ran:
+            self.vm.show_error(
+                tr("Not run: {reason}. Enter types it instead.", reason=outcome.reason)
+            )
+            log.info("run refused: %s", outcome.reason)
+            return
         log.info("command run: %s", command)
         emit(self.command_run, command)
         self.hide_overlay()
@@ -346,7 +404,8 @@ class OverlayController(QObject):
         if picked is None:
             return
         command, verdict = picked
-        if self.client is None:
+        client = self.client
+        if client is None:
             row = self.vm.rows[index]
             known = [row.suggestion.explanation, *(verdict.reasons if verdict else ())]
             text = "\n".join(k for k in known if k) or tr("No explanation without a model.")
@@ -354,54 +413,19 @@ class OverlayController(QObject):
             return
         self.vm.show_explanation("")
         shell = self._context().shell or "bash"
-        self.runner.start(lambda cancel: self._explain(command, shell, cancel))
+        config = self.config
 
-    def _explain(self, command: str, shell: str, cancel: CancelToken) -> Iterator[object]:
-        from termwise.agent.base.prompts import load_prompt
-        from termwise.agent.privacy.redact import redact
+        def job(cancel: CancelToken) -> Iterator[object]:
+            try:
+                yield from explain(client, config, command, shell, cancel)
+            except AgentError as exc:
+                yield Error(str(exc), retryable=True)
 
-        text = command
-        if self.config.privacy.redact:
-            text = redact(command, self.config.privacy.patterns).text
-        messages = [
-            {"role": "system", "content": load_prompt("explain", shell=shell)},
-            {"role": "user", "content": text},
-        ]
-        try:
-            for delta in self.client.stream_chat(messages, task="suggest", cancel=cancel):
-                if delta.text:
-                    yield delta.text
-        except AgentError as exc:
-            from termwise.agent.base.events import Error
-
-            yield Error(str(exc), retryable=True)
+        self.runner.start(job)
 
     def close(self) -> None:
         """Stop listening and cancel what runs (the tray calls this on quit)."""
         self.runner.cancel()
-        self.bridge.close()
-
-
-VIEW_TAIL_BYTES = 64 * 1024  # far more than the lines shown; keeps huge outputs off the hot path
-
-
-def _view_context(session: Any) -> SessionContext:
-    """What the overlay shows on the hotkey: the last block only, its output's tail cleaned.
-
-    The full context (five blocks, whole outputs) is built only when a request is sent.
-    """
-    from termwise.tray.host.stream import clean_text
-
-    last = session.last_block()
-    blocks = []
-    if last is not None:
-        output = clean_text(bytes(last.output[-VIEW_TAIL_BYTES:]))
-        blocks.append(Block(last.command, output, last.exit_code, last.cwd))
-    marks = getattr(session, "has_marks", True)
-    return SessionContext(
-        blocks=blocks,
-        shell=session.shell,
-        cwd=session.cwd,
-        session_id=session.id,
-        screen_text="" if marks or last is not None else session.screen_text(),
-    )
+        stop, self._stop_blocks = self._stop_blocks, None
+        if stop is not None:
+            stop()

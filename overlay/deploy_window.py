@@ -208,34 +208,22 @@ class DeployWindow(QWidget):
         self._worker.start()
 
     def _plan_job(self, target: str, shell: str, cancel: CancelToken) -> None:
-        from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
-        from termwise.agent.deploy.sources import classify_target, fetch_repository, github_token
-        from termwise.agent.suggest.context import memory_lookup
-        from termwise.agent.suggest.probe import probe_environment
+        from termwise.agent.deploy.planner import PlanFinished, PlanProblem, StepReady
+        from termwise.agent.deploy.planning import plan_repository, read_target
 
         bridge = self.bridge
         try:
-            kind, _ = classify_target(target)
-            snap = fetch_repository(
-                target,
-                github_api=self.config.deploy.github_api,
-                token=github_token() if kind == "github" else None,
-            )
+            snap = read_target(target, self.config)
             bridge.repository.emit(snap)
             client = self.client_factory()
             if client is None:
                 bridge.failed.emit(tr(NO_MODEL), 3)
                 return
             self._client = client
-            info = self.env_info or probe_environment(cache_dir=self.paths.cache_dir)
-            planner = Planner(
-                client,
-                self.config,
-                memory=memory_lookup(self.config, self.paths.memory_dir),
-                env_info=info,
-                deploy_dir=self.paths.deploy_dir,
+            events = plan_repository(
+                snap, shell, self.config, client, self.paths, env_info=self.env_info, cancel=cancel
             )
-            for event in planner.run(snap, shell, cancel):
+            for event in events:
                 if isinstance(event, StepReady):
                     bridge.step.emit(event.step)
                 elif isinstance(event, PlanProblem):

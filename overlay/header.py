@@ -15,6 +15,8 @@ def describe(header: Header) -> tuple[str, str]:
         return tr("No session"), tr("Start a session from the tray menu (New session).")
     code = "—" if header.exit_code is None else str(header.exit_code)
     parts = [header.shell or "?", header.cwd or "?"]
+    if header.session_id:
+        parts.append(tr("session {id}", id=header.session_id))
     first = " · ".join(parts)
     if header.count > 1:
         first += "   " + tr(

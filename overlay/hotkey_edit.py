@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLineEdit, QWidget
-from termwise.tray.app.qt_bridge import emit
+from termwise.overlay.qt_bridge import emit
 
 _MODIFIER_KEYS = {
     Qt.Key.Key_Control,

@@ -1,7 +1,7 @@
 """The floating overlay: built once at start-up, shown on the hotkey under the mouse.
 
-It renders an `OverlayViewModel` and turns keys into signals; the tray's controller
-decides what they do (type, run, copy, explain, ask, cancel).
+It renders an `OverlayViewModel` and turns keys into signals; the controller decides
+what they do (type, run, copy, explain, ask, cancel).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from termwise.overlay.header import HeaderWidget
 from termwise.overlay.i18n import tr
 from termwise.overlay.input_box import InputBox
 from termwise.overlay.output_view import OutputView
+from termwise.overlay.qt_bridge import emit
 from termwise.overlay.status_area import StatusArea
 from termwise.overlay.suggestion_list import SuggestionList
 from termwise.overlay.theme import Theme, pick_theme, stylesheet
 from termwise.overlay.view_model import OverlayViewModel
-from termwise.tray.app.qt_bridge import emit
 
 WINDOW_TITLE = "Termwise"
 WIDTH = 680
@@ -152,6 +152,10 @@ class OverlayWindow(QWidget):
         self.activateWindow()
         self.input.setFocus()
 
+    def select_input(self) -> None:
+        """A fresh open: the old query stays in view but selected, so typing replaces it."""
+        self.input.selectAll()
+
     def showEvent(self, event: QShowEvent) -> None:
         self._fit()
         super().showEvent(event)
@@ -168,7 +172,13 @@ class OverlayWindow(QWidget):
             super().keyPressEvent(event)
 
     def handle_key(self, event: QKeyEvent) -> bool:
-        """Map a key to a signal; returns True when the key was used."""
+        """Map a key to a signal; returns True when the key was used.
+
+        Esc: cancel and close. Ctrl+Enter: run the selected command. Enter: send the typed
+        text (or "" = fix the failure), or with nothing typed type the selected command.
+        ↑/↓: choose. Tab / Shift+Tab: switch session. Ctrl+C: copy the selected command (when
+        no input text is selected). Ctrl+E: explain it. F2: Settings.
+        """
         key = event.key()
         mods = event.modifiers()
         ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)

@@ -29,7 +29,7 @@ from termwise.agent.llm.keys import get_key, set_key
 from termwise.agent.llm.providers import PRESETS
 from termwise.overlay.hotkey_edit import HotkeyEdit
 from termwise.overlay.i18n import detect_language, set_language, tr
-from termwise.tray.app.qt_bridge import emit
+from termwise.overlay.qt_bridge import emit
 
 log = logging.getLogger(__name__)
 

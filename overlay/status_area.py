@@ -7,8 +7,8 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 from termwise.overlay.i18n import tr
+from termwise.overlay.qt_bridge import emit
 from termwise.overlay.view_model import OverlayViewModel
-from termwise.tray.app.qt_bridge import emit
 
 
 class StatusArea(QWidget):
@@ -25,6 +25,10 @@ class StatusArea(QWidget):
         self.spinner.setFixedHeight(4)
         self.status = QLabel(self)
         self.status.setObjectName("muted")
+        self.asked = QLabel(self)
+        self.asked.setObjectName("muted")
+        self.asked.setWordWrap(True)
+        self.asked.setTextFormat(Qt.TextFormat.PlainText)
         self.question = QLabel(self)
         self.question.setObjectName("header")
         self.question.setWordWrap(True)
@@ -50,7 +54,7 @@ class StatusArea(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
-        for widget in (self.spinner, self.status, self.question, self.explanation):
+        for widget in (self.spinner, self.asked, self.status, self.question, self.explanation):
             layout.addWidget(widget)
         layout.addLayout(error_row)
         layout.addWidget(self.notice)
@@ -58,6 +62,8 @@ class StatusArea(QWidget):
 
     def set_state(self, vm: OverlayViewModel, notice: str) -> None:
         self.spinner.setVisible(vm.busy)
+        self.asked.setText(tr("You asked: {text}", text=vm.asked) if vm.asked else "")
+        self.asked.setVisible(bool(vm.asked))
         self.status.setText(tr(vm.status))  # the agent's fixed status lines are in the catalogue
         self.status.setVisible(bool(vm.status))
         self.question.setText(tr("Question: {text}", text=vm.question) if vm.question else "")
@@ -74,5 +80,5 @@ class StatusArea(QWidget):
         )
         self.settings_link.setVisible(not vm.model_available)
         # An empty area would still cost the overlay its layout spacing.
-        parts = (vm.busy, vm.status, vm.question, vm.explanation, vm.error, notice)
+        parts = (vm.busy, vm.asked, vm.status, vm.question, vm.explanation, vm.error, notice)
         self.setVisible(any(parts) or not vm.model_available)

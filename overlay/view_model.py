@@ -97,6 +97,7 @@ class OverlayViewModel:
     busy: bool = False
     status: str = ""
     question: str = ""
+    asked: str = ""  # what the user asked, shown while the answer streams
     error: str = ""
     error_retryable: bool = False
     explanation: str = ""
@@ -140,8 +141,16 @@ class OverlayViewModel:
         return self.header.source == "session" and code is not None and code != 0
 
     # turns -------------------------------------------------------------------
-    def begin_turn(self) -> None:
+    def reset(self) -> None:
+        """A fresh open: no suggestion, selection, question, answer or message of the last one."""
+        self.asked = ""
+        self.begin_turn()
+        self.busy = False
+        self._changed("status")
+
+    def begin_turn(self, asked: str = "") -> None:
         """A new request: earlier suggestions, question and error go away."""
+        self.asked = asked
         self.rows = []
         self.selected = -1
         self.busy = True

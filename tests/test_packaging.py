@@ -130,6 +130,13 @@ def test_agent_never_imports_tray_or_overlay():
         assert not bad, f"{path} imports {bad}"
 
 
+def test_overlay_never_imports_tray():
+    """overlay/ is a client of the ports it is given (overlay/ports.py), never of the tray."""
+    for path in (ROOT / "overlay").rglob("*.py"):
+        bad = {n for n in _ours(path) if n.startswith("termwise.tray")}
+        assert not bad, f"{path} imports {bad}"
+
+
 def test_the_kernel_imports_nothing_of_ours_but_itself():
     """agent/base is what every package may import, so it may import nothing else of ours."""
     for path in (ROOT / "agent" / "base").rglob("*.py"):

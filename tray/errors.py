@@ -11,3 +11,9 @@ class HostUnavailable(TrayError):
     """No session host answers (message says how to start one)."""
 
     exit_code = 3
+
+
+class HostBusy(TrayError):
+    """A host runs but refused a connection for now (too many at once)."""
+
+    exit_code = 3

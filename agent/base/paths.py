@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 APP = "termwise"
+PRIVATE_FOLDER = 0o700  # user data holds commands, output and memories: this user only
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,17 @@ class Paths:
         return self.data_dir / "deploy"
 
     def ensure(self) -> Paths:
-        for folder in (self.config_dir, self.data_dir, self.log_dir, self.cache_dir):
-            folder.mkdir(parents=True, exist_ok=True)
-        self.runtime_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """Create the folders, readable by this user only (existing ones are narrowed)."""
+        for folder in (
+            self.config_dir,
+            self.data_dir,
+            self.log_dir,
+            self.cache_dir,
+            self.runtime_dir,
+        ):
+            folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER)
+            if sys.platform != "win32" and folder.stat().st_mode & 0o777 != PRIVATE_FOLDER:
+                os.chmod(folder, PRIVATE_FOLDER)
         return self
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.prompts import load_prompt
-from termwise.agent.base.types import Block
 from termwise.agent.llm.base import LlmClient
 from termwise.memory import retrieve_snippets
 from termwise.memory.errors import MemoryStoreError
@@ -22,6 +22,19 @@ from termwise.memory.store import MemoryStore
 from termwise.memory.tiers import CommandRecord, MemoryTiers
 
 log = logging.getLogger(__name__)
+
+
+class FinishedCommand(Protocol):
+    """What memory reads of a finished command (the host's block or the agent's Block)."""
+
+    @property
+    def command(self) -> str: ...
+    @property
+    def exit_code(self) -> int | None: ...
+    @property
+    def cwd(self) -> str | None: ...
+    @property
+    def ended(self) -> float | None: ...
 
 
 def make_redactor(config: Config) -> Callable[[str], tuple[str, bool]]:
@@ -65,8 +78,12 @@ class MemoryLink:
 
     # -- called by the tray -----------------------------------------------------------
 
-    def on_block(self, session_id: str, block: Block) -> None:
-        """A command finished in a session (called on a reader thread; returns at once)."""
+    def on_block(self, session_id: str, block: FinishedCommand) -> None:
+        """A command finished in a session (called on a reader thread; returns at once).
+
+        Only the command line, exit code, folder and time are read: the output is never
+        cleaned here, so a big block costs the reader nothing.
+        """
         if not self.enabled or not block.command.strip():
             return
         record = CommandRecord(block.command.strip(), block.exit_code, block.cwd, block.ended)

@@ -147,13 +147,20 @@ class Case:
         return sh.replace_word(self.script, old, new)
 
     def replace_arg(self, old: str, new: str) -> str:
-        """The script with the first whole-word `old` after the program name replaced."""
+        """The script with the first whole-word `old` after the program name replaced.
+
+        A word standing on its own wins over the same text inside a quoted argument
+        (`git merge -m "test local" local` changes the last word, not the message).
+        """
         m = re.search(
             rf"(?<![\w.\-/\\]){re.escape(self.app)}(?:\.exe)?(?![\w\-])", self.script, re.I
         )
         if not m:
             return self.replace_word(old, new)
         head, tail = self.script[: m.end()], self.script[m.end() :]
+        for w in re.finditer(r"""(?:[^\s'"]+|'[^']*'|"[^"]*")+""", tail):
+            if w.group(0) == old:
+                return head + tail[: w.start()] + new + tail[w.end() :]
         return head + sh.replace_word(tail, old, new)
 
     def then(self, *commands: str) -> str:
@@ -225,13 +232,27 @@ def run_rules(case: Case, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
 
 
 def _with_bare_fixes(case: Case, ranked: list[Suggestion]) -> Iterator[Suggestion]:
-    """Each `fix && <the command again>` followed by the bare `fix`, for running it alone."""
+    """Each `fix && <the command again>` followed, a little later, by the bare `fix`.
+
+    The bare fix (for running it alone) waits behind the next two suggestions: a different
+    way to fix the failure is worth more than the same fix without the retry.
+    """
     tail = sh.and_then(case.shell_name, "\0", case.script)[1:]  # e.g. " && git push"
     seen_fix = False
+    pending: Suggestion | None = None
+    wait = 0
     for s in ranked:
         yield s
+        if pending is not None:
+            wait -= 1
+            if wait <= 0:
+                yield pending
+                pending = None
         if not seen_fix and case.script and s.command.endswith(tail):
             fix = s.command[: -len(tail)].strip()
             if fix and fix != case.script:
                 seen_fix = True  # once: the top fix matters, the rest would crowd out others
-                yield Suggestion(fix, s.explanation, s.caveats, source="rules", rule=s.rule)
+                pending = Suggestion(fix, s.explanation, s.caveats, source="rules", rule=s.rule)
+                wait = 2
+    if pending is not None:
+        yield pending

@@ -152,8 +152,10 @@ def cp_dir(c: Case) -> list[str]:
         r"-r not specified; omitting directory|omitting directory|is a directory \(not copied\)"
         r"|not a regular file|^cp: [^\n]*: is a directory",
         c.output,
-    ):
+    ) and not (c.is_app("cp") and not c.output.strip() and len(c.args) == 1):
         return []
+    if len(c.args) == 1:  # `cp dir`: no destination yet, keep what `-a` preserves
+        return [re.sub(r"\bcp\b", "cp -a", c.script, count=1)]
     out = [re.sub(r"\b(cp|scp)\b", r"\1 -r", c.script, count=1)]
     if c.is_app("cp"):
         out.append(re.sub(r"\bcp\b", "cp -a", c.script, count=1))
@@ -193,9 +195,10 @@ def cat_dir(c: Case) -> list[str]:
 
 @rule("grep_directory", "Searching a folder needs -r.", priority=6)
 def grep_dir(c: Case) -> list[str]:
-    if not c.is_app("grep", "egrep", "fgrep") or not re.search(
-        r"grep: .+: Is a directory", c.output
-    ):
+    if not c.is_app("grep", "egrep", "fgrep") or any(a in ("-r", "-R") for a in c.args):
+        return []
+    folder = bool(c.args) and (c.args[-1] in (".", "..") or c.args[-1].endswith("/"))
+    if not (re.search(r"grep: .+: Is a directory", c.output) or (folder and not c.output.strip())):
         return []
     return [re.sub(r"\b(e|f)?grep\b", lambda m: m.group(0) + " -r", c.script, count=1)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from termwise.agent.rules import fuzzy
+from termwise.agent.rules import shell as sh
 from termwise.agent.rules.engine import Case, rule
 
 
@@ -40,7 +41,7 @@ def did_you_mean(c: Case) -> list[str]:
     tail = c.output[m.end() :]
     found = re.search(
         r"(?:The most similar commands? (?:is|are)|Did you mean (?:this|one of these)\??)\s*\n"
-        r"((?:[ \t]+\S+[ \t]*(?:\n|$))+)",
+        r"((?:[ \t]*[\w-]+[ \t]*(?:\n|$))+)",
         tail,
     )
     if found:
@@ -62,11 +63,14 @@ def set_upstream(c: Case) -> list[str]:
     if not _git(c) or "has no upstream branch" not in c.output:
         return []
     found = re.findall(r"^[ \t]+(git push (?:--set-upstream|-u) \S+ \S+)\s*$", c.output, re.M)
+    m = c.search(r"The current branch (\S+) has no upstream branch")
+    branch = m.group(1) if m else "HEAD"
     if found:
         cmd = found[0]
+        if m and cmd.endswith(" " + branch):
+            cmd = cmd[: -len(branch)] + sh.escape(branch, c.shell_name)
     else:
-        m = c.search(r"The current branch (\S+) has no upstream branch")
-        cmd = f"git push --set-upstream origin {m.group(1) if m else 'HEAD'}"
+        cmd = f"git push --set-upstream origin {sh.escape(branch, c.shell_name)}"
     at = c.args.index("push") if "push" in c.args else -1
     if at > 0:  # keep global options (`git -c k=v push`, `git -C dir push`) where they were
         cmd = cmd.replace("git push", "git " + " ".join(c.args[:at]) + " push", 1)
@@ -135,10 +139,11 @@ def checkout_missing(c: Case) -> list[str]:
 
 @rule("git_branch_exists", "The branch already exists: switch to it.", priority=8)
 def branch_exists(c: Case) -> list[str]:
-    m = c.search(r"fatal: (?:A branch named|a branch named) '([^']+)' already exists")
+    m = c.search(r"fatal: [Aa] branch named '(.+?)' already exists")
     if not (c.is_app("git") and m):
         return []
-    return [f"git checkout {m.group(1)}", f"git switch {m.group(1)}"]
+    name = sh.escape(m.group(1), c.shell_name)
+    return [f"git checkout {name}", f"git switch {name}"]
 
 
 @rule("git_branch_force_delete", "The branch is not merged: delete it anyway with -D.", 5)
@@ -214,6 +219,7 @@ def local_changes(c: Case) -> list[tuple[str, str]]:
             c.then(stash, c.script, "git stash pop"),
             "Set your changes aside, run it, bring them back.",
         ),
+        (c.then(stash, c.script), "Set your changes aside (they stay in the stash), run it."),
         (c.then("git add -A", 'git commit -m "WIP"', c.script), "Commit your changes first."),
     ]
 

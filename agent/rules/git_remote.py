@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from termwise.agent.rules import shell as sh
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.install import install_commands
 
@@ -28,7 +29,11 @@ def autostash(c: Case) -> list[str]:
         re.I,
     ):
         return []
-    return [c.script + " --autostash", c.then("git stash", c.script, "git stash pop")]
+    return [
+        c.script + " --autostash",
+        c.then("git stash", c.script, "git stash pop"),
+        c.then("git stash", c.script),
+    ]
 
 
 @rule(
@@ -237,7 +242,15 @@ def stash_sub(c: Case) -> list[str]:
     ]
     if m.group(1) in subs:
         return []
-    return [c.replace_word(m.group(1), s) for s in fuzzy.closest(m.group(1), subs, n=2, limit=3)]
+    typos = fuzzy.closest(m.group(1), subs, n=2, limit=1 if len(m.group(1)) <= 4 else 2)
+    fixes = [c.replace_word(m.group(1), s) for s in typos]
+    # Not a misspelt subcommand: the words were meant as the stash's message.
+    rest = c.script[m.start(1) :].strip()
+    saved = [
+        c.script[: m.start(1)] + "save " + rest,
+        c.script[: m.start(1)] + "push -m " + sh.quote(rest, c.shell_name),
+    ]
+    return [*fixes, *saved] if typos else [*saved, *fixes]
 
 
 @rule("git_merge_remote_branch", "The branch exists only on the remote.", priority=7)
@@ -246,8 +259,8 @@ def merge_remote(c: Case) -> list[str]:
     if not m or not c.is_app("git"):
         return []
     hints = c.block_after(r"Did you mean (?:this|one of these)\?")
-    return [c.replace_word(m.group(1), h) for h in hints[:2]] or [
-        c.replace_word(m.group(1), f"origin/{m.group(1)}")
+    return [c.replace_arg(m.group(1), h) for h in hints[:2]] or [
+        c.replace_arg(m.group(1), f"origin/{m.group(1)}")
     ]
 
 

@@ -102,6 +102,13 @@ def quote(word: str, shell: str) -> str:
     return '"' + word + '"'
 
 
+def escape(word: str, shell: str) -> str:
+    """A word made safe to paste back into a command: backslashes on POSIX (`test\\'s`)."""
+    if family(shell) != "posix":
+        return quote(word, shell)
+    return re.sub(r"""([\s'"`$\\!&|;<>()*?#~{}\[\]])""", r"\\\1", word)
+
+
 def and_then(shell: str, *commands: str) -> str:
     """Commands chained so each runs only after the previous one succeeded."""
     cmds = [c for c in commands if c]

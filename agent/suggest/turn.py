@@ -99,6 +99,25 @@ def _first_json_object(text: str) -> dict[str, Any] | None:
     return None
 
 
+class _Offers:
+    """Numbers the suggestions of one turn, drops repeats and gives each its rules verdict."""
+
+    def __init__(self, shell: str, shown: list[Suggestion]) -> None:
+        self.shell = shell
+        self.shown = shown
+        self._seen: set[str] = set()
+
+    def __call__(self, s: Suggestion) -> Iterator[Event]:
+        key = " ".join(s.command.split())
+        if key in self._seen or len(self.shown) >= MAX_SUGGESTIONS:
+            return
+        self._seen.add(key)
+        s.verdict = verdict_for(s.command, self.shell)
+        self.shown.append(s)
+        yield SuggestionReady(len(self.shown) - 1, s)
+        yield VerdictReady(len(self.shown) - 1, s.verdict)
+
+
 class SuggestTurn:
     """Runs one request against a session context; renderers only see the events."""
 
@@ -122,22 +141,8 @@ class SuggestTurn:
         cancel = cancel or CancelToken()
         shell = context.shell or "bash"
         shown: list[Suggestion] = []
-        seen: set[str] = set()
-
-        def offer(s: Suggestion) -> Iterator[Event]:
-            key = " ".join(s.command.split())
-            if key in seen or len(shown) >= MAX_SUGGESTIONS:
-                return
-            seen.add(key)
-            s.verdict = verdict_for(s.command, shell)
-            shown.append(s)
-            yield SuggestionReady(len(shown) - 1, s)
-            yield VerdictReady(len(shown) - 1, s.verdict)
-
-        if not question.strip():
-            limit = MAX_RULE_SUGGESTIONS_WITH_MODEL if self.client else MAX_SUGGESTIONS
-            for s in rules_suggestions(context)[:limit]:
-                yield from offer(s)
+        offer = _Offers(shell, shown)
+        yield from self._instant(question, context, offer)
         if self.client is None:
             yield Status(NO_MODEL)
             yield Finished(cancelled=cancel.cancelled)
@@ -184,6 +189,21 @@ class SuggestTurn:
         if not shown and not asked:
             yield Status("no suggestions for this one")
         yield Finished(cancelled=cancel.cancelled)
+
+    def instant(self, question: str, context: SessionContext) -> list[Event]:
+        """The events `run` starts with that need no model (milliseconds, offline).
+
+        A screen may render these in its first frame, before `run` streams the rest; `run`
+        yields the same suggestions at the same indexes again.
+        """
+        return list(self._instant(question, context, _Offers(context.shell or "bash", [])))
+
+    def _instant(self, question: str, context: SessionContext, offer: _Offers) -> Iterator[Event]:
+        if question.strip():
+            return
+        limit = MAX_RULE_SUGGESTIONS_WITH_MODEL if self.client else MAX_SUGGESTIONS
+        for s in rules_suggestions(context)[:limit]:
+            yield from offer(s)
 
     def _item(
         self, item: object, offer: Callable[[Suggestion], Iterator[Event]], shell: str

@@ -12,10 +12,12 @@ from tests.agent.rules import (
     cases_extra,
     cases_files,
     cases_git,
+    cases_listed,
     cases_node,
     cases_not_found,
     cases_permission,
     cases_python,
+    cases_script_only,
     cases_tools,
     cases_usage,
     cases_windows,
@@ -33,6 +35,8 @@ TABLE: list[T] = [
     *cases_tools.CASES,
     *cases_extra.CASES,
     *cases_usage.CASES,
+    *cases_script_only.CASES,
+    *cases_listed.CASES,
 ]
 REPEATS = 15
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -112,6 +113,8 @@ def test_corrupt_section_is_reported_kept_aside_and_the_rest_survives(tmp_path: 
     assert "garbage here" in problem.message
     assert problem.kept_aside is not None
     assert problem.kept_aside.read_text(encoding="utf-8") == broken
+    if sys.platform != "win32":  # the copy holds memories: this user only
+        assert problem.kept_aside.stat().st_mode & 0o777 == 0o600
     assert f"facts.md:{bad_line}" in str(problem)
     fresh.upsert("fact:c", "fact", "gamma")
     assert {e.key for e in MemoryStore(tmp_path).entries()} == {"fact:b", "fact:c"}

@@ -14,8 +14,11 @@ from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import Paths, resolve_paths
 from termwise.agent.safety.approvals import ApprovalStore
 from termwise.overlay.i18n import set_language
+from termwise.tray.app.session_port import HostPort
 from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
+
+from tests.support.tools import require
 
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 ENV_INFO = {"os": "Linux", "os_version": "Debian 12", "tools": {}}
@@ -82,7 +85,7 @@ def make_controller(
         config.llm.max_retries = 0
         config.llm.probe_ollama = False
         kwargs.setdefault("approvals", approvals)
-        c = OverlayController(host, config, paths, env_info=ENV_INFO, **kwargs)
+        c = OverlayController(HostPort(host), config, paths, env_info=ENV_INFO, **kwargs)
         qtbot.addWidget(c.window)
         made.append(c)
         return c
@@ -119,11 +122,7 @@ def has_display() -> bool:
 
 
 def need_display() -> None:
-    if has_display():
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail("a DISPLAY and xclip are needed for clipboard tests in CI")
-    pytest.skip("no DISPLAY/xclip")
+    require("display", "xclip")
 
 
 def tmp_cwd(tmp_path: Path) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from termwise.agent.base.config_schema import Config
 from termwise.overlay.approval_dialog import ApprovalDialog
-from termwise.tray.app.qt_bridge import emit
+from termwise.overlay.qt_bridge import emit
 
 from tests.overlay.conftest import finished_block, need_display, no_model, wait_for
 from tests.support.llm_server import Reply
@@ -36,10 +36,9 @@ def _failed_session(host: Any, tmp_path: Path) -> tuple[Any, Any]:
 
 
 def _ask_fix(qtbot: Any, controller: Any) -> None:
-    """Show the overlay and press Enter in the empty input: fix the last failure."""
-    controller.show_overlay()
+    """Show the overlay after a failure: it asks for the fix by itself, no key pressed."""
     with qtbot.waitSignal(controller.turn_finished, timeout=20000):
-        qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+        controller.show_overlay()
 
 
 def _select(controller: Any, command: str) -> int:
@@ -111,6 +110,40 @@ def test_enter_types_the_command_without_running_it(
     block = session.wait_for_block(last, 10)
     assert block is not None and block.command == "echo typed-by-overlay"
     assert "typed-by-overlay" in block.text()
+
+
+def test_enter_and_ctrl_enter_replace_half_typed_input_through_the_port(
+    qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
+) -> None:
+    """Pending text on the prompt is replaced, never prefixed: the block's command is exactly
+    the suggestion, for Enter (type, then the user's Enter) and for Ctrl+Enter (run)."""
+    session, _ = _failed_session(host, tmp_path)
+    model_env.reply('{"command": "echo replaced-ok", "explanation": "say so"}\n')
+    controller = make_controller()
+    _ask_fix(qtbot, controller)
+    _select(controller, "echo replaced-ok")
+    session.write(b"echo PENDING-")
+    last = session.last_block().index
+    with qtbot.waitSignal(controller.command_typed):
+        qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+    session.write(b"\r")
+    block = session.wait_for_block(last, 10)
+    assert block is not None and block.command == "echo replaced-ok"
+    model_env.reply('{"command": "echo ran-exactly", "explanation": "say so"}\n')
+    with qtbot.waitSignal(controller.turn_finished, timeout=20000):
+        controller.show_overlay()
+        controller.window.input.setText("say it")
+        qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+    _select(controller, "echo ran-exactly")
+    session.write(b"echo PENDING-")
+    last = block.index
+    with qtbot.waitSignal(controller.command_run, timeout=10000):
+        qtbot.keyClick(
+            controller.window.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier
+        )
+    block = session.wait_for_block(last, 10)
+    assert block is not None and block.command == "echo ran-exactly"
+    assert "PENDING" not in block.text()
 
 
 def test_ctrl_c_copies_the_command_to_the_clipboard(
@@ -192,8 +225,7 @@ def test_esc_cancels_the_request_and_the_stream_closes(
     _failed_session(host, tmp_path)
     model_env.reply('{"command": "ls -la", "explanation": "x"}\n{"command": "ne', stall_after=1)
     controller = make_controller()
-    controller.show_overlay()
-    qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+    controller.show_overlay()  # after a failure it asks by itself
     assert model_env.wait_requests(1, 10)
     qtbot.waitUntil(lambda: controller.window.status.spinner.isVisible())
     qtbot.keyClick(controller.window.input, Qt.Key.Key_Escape)

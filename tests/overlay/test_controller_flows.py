@@ -18,8 +18,9 @@ SUGGEST = '{"command": "ls -la", "explanation": "list everything"}\n'
 
 
 def _session(host: Any, tmp_path: Path) -> Any:
+    """A session whose last command succeeded: the overlay waits for the user's question."""
     session = host.create("bash", cwd=str(tmp_path))
-    finished_block(session, "ls /no-such-dir-termwise")
+    finished_block(session, "echo ready")
     return session
 
 
@@ -95,8 +96,7 @@ def test_ctrl_e_without_a_model_shows_what_is_known(
     session = host.create("bash", cwd=str(tmp_path))
     finished_block(session, "git psuh")
     controller = make_controller(client_factory=no_model)
-    controller.show_overlay()
-    _enter(qtbot, controller)
+    controller.show_overlay()  # the failure's instant suggestions, no key pressed
     row = controller.vm.rows[0]
     qtbot.keyClick(controller.window.input, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     text = controller.window.status.explanation.text()
@@ -139,25 +139,32 @@ def test_log_lines_and_placement_under_the_mouse(
     assert screen.contains(controller.window.geometry().topLeft())
 
 
-def test_reshowing_keeps_suggestions_until_a_new_command_finishes(
-    qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
+def test_each_open_starts_fresh_and_enter_never_types_an_old_suggestion(
+    qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
-    """Hiding and showing again keeps the suggestions; after another command they are gone."""
-    session = host.create("bash", cwd=str(tmp_path))
-    finished_block(session, "git psuh")
-    controller = make_controller(client_factory=no_model)
+    """Reopened, the old query is selected, rows, selection and messages are gone; Enter asks."""
+    session = _session(host, tmp_path)
+    model_env.reply(SUGGEST)
+    controller = make_controller()
     controller.show_overlay()
-    _enter(qtbot, controller)
-    rows = [r.command for r in controller.vm.rows]
-    assert rows
+    _enter(qtbot, controller, "list the folder")
+    controller.window.input.setText("list the folder")
+    controller.vm.show_error("an old message")
+    assert controller.vm.selected == 0
     qtbot.keyClick(controller.window.input, Qt.Key.Key_Escape)
     controller.show_overlay()
-    assert [r.command for r in controller.vm.rows] == rows
-    controller.hide_overlay()
-    finished_block(session, "echo later")
-    controller.show_overlay()
-    assert controller.vm.rows == [] and not controller.window.suggestions.isVisible()
-    assert "echo later" in controller.window.header.detail.text()
+    w = controller.window
+    assert controller.vm.rows == [] and controller.vm.selected == -1
+    assert not w.suggestions.isVisible() and not w.status.error.isVisible()
+    assert w.input.selectedText() == "list the folder"  # typing replaces it
+    typed: list[str] = []
+    controller.command_typed.connect(typed.append)
+    last = session.last_block().index
+    model_env.reply(SUGGEST)
+    with qtbot.waitSignal(controller.turn_finished, timeout=20000):
+        qtbot.keyClick(w.input, Qt.Key.Key_Return)  # asks again; types nothing
+    assert typed == [] and session.wait_for_block(last, 0.5) is None
+    assert len(model_env.requests) == 2
 
 
 def test_a_block_finishing_while_shown_updates_the_overlay(

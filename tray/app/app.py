@@ -57,6 +57,7 @@ class TrayApp(QObject):
         from termwise.agent.safety.approvals import ApprovalStore
         from termwise.memory.store import MemoryStore
         from termwise.overlay.controller import OverlayController
+        from termwise.tray.app.session_port import HostPort
         from termwise.tray.host.shells import available_shells
 
         self.app = app
@@ -74,7 +75,7 @@ class TrayApp(QObject):
         self.store = MemoryStore(paths.memory_dir)
         self.link = MemoryLink(self.store, _safe_client(make_client, config), config)
         self.controller = OverlayController(
-            host, config, paths, approvals=self.approvals, memory_link=self.link
+            HostPort(host), config, paths, approvals=self.approvals, memory_link=self.link
         )
         self.controller.settings_requested.connect(self.open_settings)
         self.controller.shown.connect(self._log_overlay)
@@ -301,7 +302,7 @@ class TrayApp(QObject):
 
         try:
             if isinstance(event, BlockFinished):
-                self.link.on_block(event.session.id, event.block.to_agent_block())
+                self.link.on_block(event.session.id, event.block)
             elif isinstance(event, SessionEnded):
                 self.link.on_session_end(event.session.id)
         except Exception:  # memory must never break the session host

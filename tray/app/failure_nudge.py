@@ -17,10 +17,12 @@ MAX_SHOWN = 60  # characters of the failed command shown in the notification
 
 
 def nudge_text(command: str, hotkey: str) -> str:
-    """'`npm install` failed — press Ctrl+Alt+Space for a fix'."""
+    """'`npm install` failed — press Ctrl+Alt+Space for a fix' (secrets in it redacted)."""
+    from termwise.agent.privacy.redact import redact
     from termwise.tray.app.hotkey import describe
 
-    shown = " ".join(command.split())
+    # A notification is seen over a shoulder and kept by the desktop: no tokens in it.
+    shown = " ".join(redact(command).text.split())
     if len(shown) > MAX_SHOWN:
         shown = shown[: MAX_SHOWN - 1] + "…"
     from termwise.overlay.i18n import tr

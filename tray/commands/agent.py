@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
+EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3
 EXIT_CONFIRM = 10  # `termwise check`: the command needs a confirmation
 EXIT_DANGEROUS = 11  # `termwise check`: the command is dangerous
@@ -67,6 +68,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--shell", default="bash", metavar="|".join(SHELLS), help="shell syntax")
     p.add_argument("--jsonl", action="store_true", help="batch mode over stdin")
+    p.add_argument(
+        "--json", action="store_true", help='print {"verdict", "reasons"} for the one command'
+    )
     p.add_argument("words", nargs=argparse.REMAINDER, help="-- COMMAND …")
     p.set_defaults(func=cmd_check)
 
@@ -129,29 +133,20 @@ def _unavailable(message: str) -> Exception:
 
 def _session_context(paths: Paths, session: str | None) -> SessionContext:
     """The session's recent blocks from the host; raises HostUnavailable when none runs."""
-    from termwise.agent.base.types import Block, SessionContext
+    from termwise.agent.suggest.flows import CONTEXT_BLOCKS, block_from_json, session_context
     from termwise.tray.ipc.client import HostClient
 
     with HostClient(paths) as client:
-        reply = client.context(session, blocks=5)
+        reply = client.context(session, blocks=CONTEXT_BLOCKS)
     info = reply.session
-    return SessionContext(
-        blocks=[
-            Block(
-                command=str(b.get("command", "")),
-                output=str(b.get("output", "")),
-                exit_code=b.get("exit_code"),
-                cwd=b.get("cwd"),
-                started=b.get("started"),
-                ended=b.get("ended"),
-            )
-            for b in reply
-        ],
+    return session_context(
+        [block_from_json(b) for b in reply],
         shell=str(info.get("shell") or "bash"),
         cwd=info.get("cwd"),
-        os_name=reply.os_name,
         session_id=info.get("id"),
-        screen_text="" if reply.has_marks else reply.screen_text,
+        os_name=reply.os_name,
+        has_marks=reply.has_marks,
+        screen_text=reply.screen_text,
     )
 
 
@@ -317,6 +312,15 @@ def _fix_jsonl(inp: Any, out: Any) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from termwise.agent.safety import classify
 
+    words = list(args.words)
+    if words and words[0] == "--":
+        words = words[1:]
+    if args.jsonl and (words or args.json):
+        # Batch mode reads stdin only: a command here would be silently ignored.
+        return _usage_error(
+            "check --jsonl reads {command, shell} lines on stdin; give no "
+            "command and no --json with it (for one command: --json -- COMMAND)"
+        )
     if args.jsonl:
         for obj, problem in _jsonl(sys.stdin):
             command = obj.get("command") if obj is not None else None
@@ -327,21 +331,23 @@ def cmd_check(args: argparse.Namespace) -> int:
             v = classify(command, shell)
             _emit(sys.stdout, {"verdict": v.level, "reasons": list(v.reasons)})
         return EXIT_OK
-    words = list(args.words)
-    if words and words[0] == "--":
-        words = words[1:]
     if not words:
-        from termwise.agent.base.errors import AgentError
-
-        exc = AgentError("check needs a command: termwise check [--shell S] -- COMMAND")
-        exc.exit_code = 2  # type: ignore[attr-defined]
-        raise exc
+        return _usage_error("check needs a command: termwise check [--shell S] [--json] -- COMMAND")
     command = words[0] if len(words) == 1 else _join(words, args.shell)
     v = classify(command, args.shell)
+    code = {"safe": EXIT_OK, "confirm": EXIT_CONFIRM}.get(v.level, EXIT_DANGEROUS)
+    if args.json:
+        _emit(sys.stdout, {"verdict": v.level, "reasons": list(v.reasons)})
+        return code
     print(f"{v.level}: {command}")
     for reason in v.reasons:
         print(f"  - {reason}")
-    return {"safe": EXIT_OK, "confirm": EXIT_CONFIRM}.get(v.level, EXIT_DANGEROUS)
+    return code
+
+
+def _usage_error(message: str) -> int:
+    print(f"termwise: {message}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _join(words: list[str], shell: str) -> str:

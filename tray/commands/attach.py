@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any
 from termwise.tray.errors import TrayError
 from termwise.tray.ipc.client import Channel, open_channel
 from termwise.tray.ipc.protocol import (
+    HEADER,
     KIND_DATA,
+    KIND_JSON,
     MAX_REPLY,
-    FrameDecoder,
+    ProtocolError,
     decode_json,
     encode_data,
     encode_json,
@@ -41,6 +43,8 @@ DETACH_PREFIX = 0x1D  # Ctrl+]
 DETACH_KEYS = (ord("d"), ord("D"), 0x04)  # d, D, or Ctrl+D after the prefix
 CHORD_HELP = "Ctrl+] then d detaches; Ctrl+] twice sends Ctrl+]"
 READ_SIZE = 65536
+RECV_SIZE = 512 * 1024
+MAX_IOV = 512
 SIZE_POLL = 0.25  # seconds between console size checks (Windows only)
 EXIT_LOST = 1
 
@@ -112,7 +116,7 @@ class Outcome:
     """How an attached run ended."""
 
     def __init__(self, kind: str, code: int | None = None) -> None:
-        self.kind = kind  # "exit" | "detached" | "lost"
+        self.kind = kind  # "exit" | "detached" | "dropped" | "signal" | "lost" ("eof" inside)
         self.code = code
 
 
@@ -120,13 +124,115 @@ def _handle_frame(kind: int, payload: bytes, out_fd: int) -> Outcome | None:
     if kind == KIND_DATA:
         _write_all(out_fd, payload)
         return None
-    message = decode_json(payload)
+    return _handle_event(decode_json(payload))
+
+
+def _handle_event(message: dict[str, Any]) -> Outcome | None:
     event = message.get("event")
     if event == "exit":
         return Outcome("exit", message.get("code"))
     if event == "detached":
         return Outcome("detached")
+    if event == "dropped":
+        behind = message.get("behind")
+        return Outcome("dropped", behind if isinstance(behind, int) else None)
     return None
+
+
+class HostFrames:
+    """Frames from the host parsed where they were received: output goes to the
+    terminal straight from the receive buffer, as it arrives (no copy per frame, no
+    wait for a whole frame), several frames in one vectored write."""
+
+    def __init__(self, out_fd: int, size: int = RECV_SIZE) -> None:
+        self._out_fd = out_fd
+        self._buf = bytearray(size)
+        self._view = memoryview(self._buf)
+        self._start = 0
+        self._end = 0
+        self._data_left = 0  # bytes of the current data frame still to come
+
+    def receive(self, sock: Any) -> Outcome | None:
+        """Read once from the host and act on it; Outcome("eof") when it closed."""
+        if len(self._buf) - self._end < HEADER.size:
+            self._compact()
+        n = sock.recv_into(self._view[self._end :])
+        if not n:
+            return Outcome("eof")
+        self._end += n
+        return self._process()
+
+    def _process(self) -> Outcome | None:
+        buf, view = self._buf, self._view
+        out: list[memoryview] = []
+        outcome = None
+        need = 0
+        start, end = self._start, self._end
+        while start < end:
+            if self._data_left:
+                take = min(end - start, self._data_left)
+                out.append(view[start : start + take])
+                start += take
+                self._data_left -= take
+                continue
+            if end - start < HEADER.size:
+                break
+            size, kind = HEADER.unpack_from(buf, start)
+            if kind == KIND_DATA:
+                start += HEADER.size
+                self._data_left = size
+                continue
+            if kind != KIND_JSON or size > MAX_REPLY:
+                raise ProtocolError(f"bad frame from the host (kind {kind}, {size} bytes)")
+            if end - start < HEADER.size + size:
+                need = HEADER.size + size
+                break
+            message = decode_json(bytes(view[start + HEADER.size : start + HEADER.size + size]))
+            start += HEADER.size + size
+            outcome = _handle_event(message)
+            if outcome is not None:
+                break
+        _writev_all(self._out_fd, out)
+        del out
+        self._start, self._end = (0, 0) if start == end else (start, end)
+        if need > len(buf):  # a JSON frame bigger than the buffer
+            self._grow(need)
+        return outcome
+
+    def _compact(self) -> None:
+        rest = self._end - self._start
+        self._buf[:rest] = bytes(self._view[self._start : self._end])
+        self._start, self._end = 0, rest
+
+    def _grow(self, need: int) -> None:
+        self._compact()
+        self._view.release()
+        self._buf.extend(bytes(need - len(self._buf)))
+        self._view = memoryview(self._buf)
+
+
+if sys.platform == "win32":  # HostFrames serves the POSIX relay only
+
+    def _writev(fd: int, parts: list[memoryview]) -> int:
+        return os.write(fd, b"".join(parts))
+
+else:
+
+    def _writev(fd: int, parts: list[memoryview]) -> int:
+        return os.writev(fd, parts)
+
+
+def _writev_all(fd: int, parts: list[memoryview]) -> None:
+    while parts:
+        n = _writev(fd, parts[:MAX_IOV])
+        while n:
+            first = parts[0]
+            if n >= len(first):
+                n -= len(first)
+                parts.pop(0)
+            else:
+                parts[0] = first[n:]
+                n = 0
 
 
 if sys.platform == "win32":
@@ -336,7 +442,7 @@ else:
     def relay(channel: Channel, in_fd: int, out_fd: int, size: tuple[int, int] | None) -> Outcome:
         """One select loop over stdin, the host socket and a SIGWINCH wake-up pipe."""
         sock = channel.stream
-        decoder = FrameDecoder(MAX_REPLY)
+        frames = HostFrames(out_fd)
         for kind, payload in channel.reader.take_buffered():
             outcome = _handle_frame(kind, payload, out_fd)
             if outcome is not None:
@@ -358,6 +464,20 @@ else:
         chord = ChordFilter()
         last = size
         detaching = False
+        # Once the host stops taking input (the shell exited, or we were dropped), keys
+        # typed are dropped and we keep reading: the rest of the output and the exit
+        # code are still on their way.
+        taking = True
+
+        def send(frame: bytes) -> None:
+            nonlocal taking
+            if not taking:
+                return
+            try:
+                sock.sendall(frame)
+            except OSError:
+                taking = False
+
         try:
             while file_input and not detaching:
                 data = os.read(in_fd, READ_SIZE)
@@ -365,20 +485,21 @@ else:
                     break
                 out, detaching = chord.feed(data)
                 if out:
-                    sock.sendall(encode_data(out))
+                    send(encode_data(out))
                 if detaching:
-                    sock.sendall(encode_json({"op": "detach"}))
+                    send(encode_json({"op": "detach"}))
             while True:
                 for key, _ in selector.select():
                     if key.data == "host":
-                        data = sock.recv(262144)
-                        if not data:
+                        try:
+                            outcome = frames.receive(sock)
+                        except OSError:  # reset: nothing more will come
+                            outcome = Outcome("eof")
+                        if outcome is None:
+                            continue
+                        if outcome.kind == "eof":
                             return Outcome("detached" if detaching else "lost")
-                        decoder.feed(data)
-                        for kind, payload in decoder.frames():
-                            outcome = _handle_frame(kind, payload, out_fd)
-                            if outcome is not None:
-                                return outcome
+                        return outcome
                     elif key.data == "input":
                         data = os.read(in_fd, READ_SIZE)
                         if not data:
@@ -386,19 +507,17 @@ else:
                             continue
                         out, detach = chord.feed(data)
                         if out:
-                            sock.sendall(encode_data(out))
+                            send(encode_data(out))
                         if detach:
                             detaching = True
-                            sock.sendall(encode_json({"op": "detach"}))
+                            send(encode_json({"op": "detach"}))
                             selector.unregister(in_fd)
                     else:
                         os.read(wake_r, 512)
                         now = terminal_size(out_fd, in_fd)
                         if now is not None and now != last:
                             last = now
-                            sock.sendall(
-                                encode_json({"op": "resize", "rows": now[0], "cols": now[1]})
-                            )
+                            send(encode_json({"op": "resize", "rows": now[0], "cols": now[1]}))
         except OSError:
             return Outcome("detached" if detaching else "lost")
         except _Stop as stop:
@@ -445,6 +564,10 @@ def run_attach(
     sid = info.get("id")
     if outcome.kind == "exit":
         return exit_status(outcome.code)
+    if outcome.kind == "dropped":
+        behind = f" by {max(1, round(outcome.code / 2**20))} MB" if outcome.code else ""
+        _tell(f"[dropped: this terminal fell behind{behind}; `termwise attach {sid}` re-attaches]")
+        return EXIT_LOST
     if outcome.kind in ("detached", "signal"):
         _tell(f"[detached from session {sid}; `termwise attach {sid}` re-attaches]")
         return 0 if outcome.kind == "detached" else exit_status(outcome.code)
@@ -461,7 +584,9 @@ def _tell(message: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="termwise attach", description=f"Attach this terminal to a session. {CHORD_HELP}."
+        prog="termwise attach",
+        description=f"Attach this terminal to a session. {CHORD_HELP}.",
+        allow_abbrev=False,
     )
     parser.add_argument("session", nargs="?", help="session id (default: the active one)")
     args = parser.parse_args(argv)

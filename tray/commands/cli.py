@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 COMMAND_MODULES = (
     "termwise.tray.commands.session",  # serve, shell, attach, sessions, context, send
@@ -38,8 +40,19 @@ def version() -> str:
         return "0+unknown"
 
 
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser that never takes a prefix for an option (`--json` is not `--jsonl`).
+
+    Subparsers are built with the parent's class, so every `termwise` subcommand gets it.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="termwise",
         description="Terminal helper: owns your shells, explains failures, suggests fixes.",
     )
@@ -73,6 +86,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_smoke_test(args)
     func = getattr(args, "func", None)
     if func is None:
+        problem = no_display(os.environ, sys.platform)
+        if problem:
+            # Qt would abort the interpreter (exit 134) with advice to reinstall.
+            print(f"termwise: {problem}", file=sys.stderr)
+            return EXIT_UNAVAILABLE
         from termwise.tray.app.app import main as tray_main
 
         return int(tray_main(args) or 0)
@@ -84,6 +102,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Errors raised on purpose are written for users: one line, no traceback.
         print(f"termwise: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", EXIT_FAILURE))
+
+
+# Qt platforms that draw without any display server.
+HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb")
+
+
+def no_display(env: Mapping[str, str], platform: str) -> str | None:
+    """Why the tray cannot start here (no X11 or Wayland display), or None when it can."""
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None
+    qpa = env.get("QT_QPA_PLATFORM", "").split(":", 1)[0].strip().lower()
+    if qpa.startswith(HEADLESS_PLATFORMS):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the tray cannot start; "
+        "run `termwise serve` for the session host without a tray, and `termwise doctor` "
+        "to check this machine"
+    )
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:

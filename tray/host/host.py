@@ -28,6 +28,18 @@ KEEP_ENDED = 20
 Subscriber = Callable[[HostEvent], None]
 
 
+MAX_SIDE = 9999  # rows or columns: more than any screen, less than a winsize's 65535
+
+
+def check_size(rows: object, cols: object) -> None:
+    """Raise SessionStartFailed unless rows and cols are whole numbers in 1..MAX_SIDE."""
+    for name, value in (("rows", rows), ("cols", cols)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
+            raise SessionStartFailed(
+                f"{name} must be a whole number from 1 to {MAX_SIDE} (got {value!r})"
+            )
+
+
 class SessionHost:
     """The owner of every session; thread-safe; events arrive on reader threads."""
 
@@ -75,6 +87,7 @@ class SessionHost:
 
         rows = rows or self.config.session.rows
         cols = cols or self.config.session.cols
+        check_size(rows, cols)  # before the fork: a bad size must not fail in the child
         if cwd:
             cwd = os.path.abspath(os.path.expanduser(cwd))
             if not os.path.isdir(cwd):

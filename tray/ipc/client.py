@@ -8,7 +8,8 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from termwise.tray.errors import HostUnavailable, TrayError
+from termwise.agent.base.types import RunOutcome
+from termwise.tray.errors import HostBusy, HostUnavailable, TrayError
 from termwise.tray.host.errors import UnknownSession
 from termwise.tray.ipc import auth, transport
 from termwise.tray.ipc.protocol import (
@@ -61,6 +62,8 @@ def _checked(reply: dict[str, Any]) -> dict[str, Any]:
     message = str(reply.get("error", "the host refused the request"))
     if kind == "UnknownSession":
         raise UnknownSession(message)
+    if kind == "Busy":
+        raise HostBusy(message)
     if kind == "Auth":
         raise HostUnavailable(
             "the host rejected our secret (is another user's host running?); "
@@ -84,6 +87,8 @@ def open_channel(paths: Paths, timeout: float = 5.0) -> Channel:
         stream.settimeout(timeout)
         reader = FrameReader(stream, MAX_REPLY)
         challenge = reader.read_json()
+        if challenge is not None and challenge.get("kind") == "Busy":
+            raise HostBusy(str(challenge.get("error") or "the Termwise host is busy"))
         if challenge is None or challenge.get("op") != "challenge":
             raise HostUnavailable(f"the Termwise host did not greet us; {START_HINT}")
         if challenge.get("version") != PROTOCOL_VERSION:
@@ -200,6 +205,18 @@ class HostClient:
     def send(self, session_id: str | None, text: str, enter: bool = False) -> str:
         """Type text into a session (the active one when None); returns its id."""
         return str(self._request("send", session=session_id, text=text, enter=enter)["session"])
+
+    def type_command(self, session_id: str | None, text: str) -> str:
+        """Replace the prompt's pending text by `text` without Enter; returns the session id.
+
+        Raises HostError (kind "CommandRefused") when the session cannot take it.
+        """
+        return str(self._request("type", session=session_id, text=text)["session"])
+
+    def run_command(self, session_id: str | None, text: str, timeout: float = 2.0) -> RunOutcome:
+        """Replace the line by `text` and press Enter only if the shell reports exactly it."""
+        reply = self._request("run", session=session_id, text=text, timeout=timeout)
+        return RunOutcome(bool(reply.get("ran")), str(reply.get("reason", "")))
 
     def kill(self, session_id: str) -> None:
         self._request("kill", session=session_id)

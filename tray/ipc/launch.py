@@ -55,7 +55,9 @@ def ensure_host(paths: Paths, timeout: float = HOST_START_TIMEOUT) -> HostClient
     argv = host_argv(os.environ)
     # Outlives this terminal and its signals; on Windows without a console window.
     options = helper_popen_options()
-    with open(out_path, "ab") as out:
+    from termwise.tray.system.logs import open_private
+
+    with open_private(out_path, "ab") as out:
         proc = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import struct
+import time
 from collections.abc import Iterator
 from typing import Any, Protocol
 
@@ -56,6 +57,8 @@ def decode_json(payload: bytes) -> dict[str, Any]:
         message = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ProtocolError(f"malformed JSON message: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("a JSON message nested too deeply") from None
     if not isinstance(message, dict):
         raise ProtocolError("a message must be a JSON object")
     return message
@@ -105,9 +108,20 @@ class FrameReader:
         self._ready: list[tuple[int, bytes]] = []
         self._recv_size = recv_size
 
-    def read(self) -> tuple[int, bytes] | None:
-        """The next frame, or None when the peer closed the connection cleanly."""
+    def read(self, deadline: float | None = None) -> tuple[int, bytes] | None:
+        """The next frame, or None when the peer closed the connection cleanly.
+
+        With a `deadline` (time.monotonic()), the whole frame must arrive by then, however
+        it trickles in (TimeoutError otherwise); the connection needs `settimeout`.
+        """
         while not self._ready:
+            if deadline is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError("the peer did not send a whole message in time")
+                settimeout = getattr(self.conn, "settimeout", None)
+                if settimeout is not None:
+                    settimeout(remaining)
             data = self.conn.recv(self._recv_size)
             if not data:
                 if self.decoder.pending:
@@ -123,9 +137,9 @@ class FrameReader:
         ready.extend(self.decoder.frames())
         return ready
 
-    def read_json(self) -> dict[str, Any] | None:
+    def read_json(self, deadline: float | None = None) -> dict[str, Any] | None:
         """The next frame, which must be JSON; None at a clean end of stream."""
-        frame = self.read()
+        frame = self.read(deadline)
         if frame is None:
             return None
         kind, payload = frame

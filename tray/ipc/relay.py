@@ -1,22 +1,30 @@
 """Per-client output queue for an attached connection, with bounded back-pressure.
 
-The session's reader thread `push`es chunks (cheap: append under a lock); a writer
-thread per client coalesces them into large data frames. When a client falls more
-than `high_water` bytes behind, the reader waits for it (back-pressure, like a real
-terminal); a client stuck for `stall_limit` seconds is dropped so it cannot freeze
-the shell for everyone.
+The session's reader thread `push`es each chunk. When nothing is queued and no send
+is in progress, the chunk goes straight into the socket without blocking (no thread
+hop, no copy: header and payload leave in one vectored `sendmsg`); only what the
+socket does not take at once is queued for the writer thread, which coalesces queued
+chunks into large frames and sends them with vectored writes. So a keystroke's echo
+costs no wake-up, and a flood costs one send per many chunks.
+
+When a client falls more than `high_water` bytes behind, the reader waits for it
+(back-pressure, like a real terminal); a client stuck for `stall_limit` seconds is
+dropped so it cannot freeze the shell for everyone, and is told so in a last
+`{"event": "dropped", "behind": N}` message.
 """
 
 from __future__ import annotations
 
 import logging
+import socket
+import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from termwise.tray.ipc.protocol import MAX_DATA_CHUNK, encode_data, encode_json
+from termwise.tray.ipc.protocol import HEADER, KIND_DATA, MAX_DATA_CHUNK, encode_json
 from termwise.tray.ipc.transport import Stream
 
 log = logging.getLogger(__name__)
@@ -24,6 +32,22 @@ log = logging.getLogger(__name__)
 HIGH_WATER = 4 * 1024 * 1024
 LOW_WATER = 1024 * 1024
 STALL_LIMIT = 10.0
+DROP_GRACE = 6  # stall limits a dropped client has to read on up to the notice
+# sendmsg takes at most IOV_MAX (1024 on Linux) buffers per call.
+MAX_IOV = 512
+
+_DONTWAIT = getattr(socket, "MSG_DONTWAIT", 0)
+_PACK = HEADER.pack
+
+if sys.platform == "win32":  # named pipes: ClientSink never takes the socket path
+
+    def _sendmsg(sock: socket.socket, buffers: Sequence[bytes], flags: int = 0) -> int:
+        raise OSError("vectored sends need a Unix socket")
+
+else:
+
+    def _sendmsg(sock: socket.socket, buffers: Sequence[bytes], flags: int = 0) -> int:
+        return sock.sendmsg(buffers, (), flags)
 
 
 class ClientSink:
@@ -40,16 +64,24 @@ class ClientSink:
         stall_limit: float = STALL_LIMIT,
     ) -> None:
         self._stream = stream
+        # Vectored and non-blocking sends need a real socket (a Windows pipe has neither).
+        self._sock = stream if isinstance(stream, socket.socket) and _DONTWAIT else None
         self._on_dead = on_dead
         self._on_drained = on_drained
         self._high = high_water
         self._low = low_water
         self._stall = stall_limit
-        self._items: deque[tuple[bool, bytes]] = deque()  # (is_data, payload-or-frame)
-        self._pending = 0
+        # (is_data, bytes, queued): data payloads still need a header; the rest are whole
+        # frames (JSON) or the unsent end of a frame that went out in part. `queued` is
+        # what the item counts toward `_pending` (0 for a JSON frame).
+        self._items: deque[tuple[bool, bytes, int]] = deque()
+        self._pending = 0  # data bytes queued
+        self._busy = False  # a send is in progress (the writer's or a direct one)
+        self._sent = 0  # bytes handed to the connection, for progress checks
         self._cond = threading.Condition()
         self._closing = False  # no more items; writer exits once drained
-        self._dead = False
+        self._dead = False  # no more items accepted
+        self._hung_up = False  # on_dead was called
         self._thread = threading.Thread(target=self._run, name="attach-writer", daemon=True)
         self._thread.start()
 
@@ -62,28 +94,51 @@ class ClientSink:
         with self._cond:
             if self._closing or self._dead:
                 return
-            self._items.append((True, data))
-            self._pending += len(data)
-            if len(self._items) == 1:
-                # The writer only sleeps on an empty queue; waking it for every chunk
-                # costs a context switch per 4 KB read on the hot path.
+            if not self._items and not self._busy and self._sock is not None:
+                rest = self._send_now(data)
+                if not rest:
+                    return
+                self._items.append((False, rest, len(rest)))
+                self._pending += len(rest)
                 self._cond.notify_all()
+            else:
+                self._items.append((True, data, len(data)))
+                self._pending += len(data)
+                if len(self._items) == 1:
+                    # The writer only sleeps on an empty queue.
+                    self._cond.notify_all()
             if self._pending <= self._high:
                 return
             deadline = time.monotonic() + self._stall
             while self._pending > self._low and not self._dead:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    log.warning("attached client is stuck; dropping it")
-                    self._fail()
+                    self._drop()
                     return
                 self._cond.wait(remaining)
+
+    def _send_now(self, data: bytes) -> bytes:
+        """Send one data frame without blocking (condition held); what did not fit."""
+        assert self._sock is not None
+        header = _PACK(len(data), KIND_DATA)
+        try:
+            sent = _sendmsg(self._sock, (header, data), _DONTWAIT)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            self._fail()
+            return b""
+        self._sent += sent
+        total = len(header) + len(data)
+        if sent >= total:
+            return b""
+        return (header + data)[sent:]
 
     def push_json(self, message: dict[str, Any]) -> None:
         with self._cond:
             if self._closing or self._dead:
                 return
-            self._items.append((False, encode_json(message)))
+            self._items.append((False, encode_json(message), 0))
             self._cond.notify_all()
 
     def finish(self) -> None:
@@ -95,6 +150,21 @@ class ClientSink:
     def join(self, timeout: float) -> None:
         self._thread.join(timeout)
 
+    def wait_done(self) -> None:
+        """After `finish`: wait while the client still takes what is queued; a client
+        that takes nothing for `stall_limit` seconds is cut off."""
+        last = -1
+        while self._thread.is_alive():
+            with self._cond:
+                progress = self._sent
+            if progress == last:
+                log.warning("attached client stopped reading; closing it")
+                self._hang_up()
+                self._thread.join(1.0)
+                return
+            last = progress
+            self._thread.join(self._stall)
+
     def abort(self) -> None:
         """Stop now and drop what is queued."""
         with self._cond:
@@ -103,47 +173,100 @@ class ClientSink:
             self._pending = 0
             self._cond.notify_all()
 
+    def _drop(self) -> None:
+        """A client stuck past the stall limit (condition held): drop what is queued and
+        tell it why; if it cannot even take that, it is cut off later."""
+        behind = self._pending
+        log.warning("attached client fell behind by %d bytes; dropping it", behind)
+        self._dead = True
+        self._items.clear()
+        self._pending = 0
+        notice = encode_json({"event": "dropped", "behind": behind})
+        self._items.append((False, notice, 0))
+        self._cond.notify_all()
+        # The notice can only arrive after what already sits in the socket buffers, so
+        # the client gets a while longer to read on; the shell no longer waits for it.
+        timer = threading.Timer(self._stall * DROP_GRACE, self._hang_up)
+        timer.daemon = True
+        timer.start()
+
     def _fail(self) -> None:
         """Give up on this client (called with the condition held)."""
-        if self._dead:
-            return
         self._dead = True
         self._items.clear()
         self._pending = 0
         self._cond.notify_all()
+        self._hang_up()
+
+    def _hang_up(self) -> None:
+        if self._hung_up:
+            return
+        self._hung_up = True
         if self._on_dead is not None:
             self._on_dead()  # must not block: it only shuts the connection down
 
-    def _next_frame(self) -> bytes | None:
+    def _next_batch(self) -> tuple[list[bytes], int] | None:
+        """The next buffers to send and how many queued data bytes they hold."""
         with self._cond:
             while not self._items and not self._closing and not self._dead:
                 self._cond.wait()
-            if self._dead or not self._items:
+            if not self._items:
                 return None
-            is_data, payload = self._items.popleft()
+            is_data, payload, queued = self._items.popleft()
+            self._busy = True
             if not is_data:
-                return payload
-            parts = [payload]
+                return [payload], queued
+            parts = [b"", payload]
             size = len(payload)
             # Coalesce consecutive output chunks: fewer, larger frames and syscalls.
-            while self._items and self._items[0][0] and size < MAX_DATA_CHUNK:
-                nxt = self._items.popleft()[1]
+            items = self._items
+            while items and items[0][0] and size < MAX_DATA_CHUNK and len(parts) < MAX_IOV:
+                nxt = items.popleft()[1]
                 parts.append(nxt)
                 size += len(nxt)
-            self._pending -= size
-            self._cond.notify_all()
-        return encode_data(b"".join(parts) if len(parts) > 1 else payload)
+            parts[0] = _PACK(size, KIND_DATA)
+            return parts, size
+
+    def _send(self, parts: list[bytes]) -> None:
+        if self._sock is None:
+            data = parts[0] if len(parts) == 1 else b"".join(parts)
+            self._stream.sendall(data)
+            with self._cond:
+                self._sent += len(data)
+            return
+        sock = self._sock
+        while parts:
+            sent = _sendmsg(sock, parts)
+            with self._cond:
+                self._sent += sent
+            while sent:
+                first = parts[0]
+                if sent >= len(first):
+                    sent -= len(first)
+                    parts.pop(0)
+                else:
+                    parts[0] = first[sent:]
+                    sent = 0
 
     def _run(self) -> None:
         while True:
-            frame = self._next_frame()
-            if frame is None:
-                if not self._dead and self._on_drained is not None:
-                    self._on_drained()
-                return
+            batch = self._next_batch()
+            if batch is None:
+                break
+            parts, size = batch
             try:
-                self._stream.sendall(frame)
+                self._send(parts)
             except OSError:
                 with self._cond:
+                    self._busy = False
                     self._fail()
                 return
+            with self._cond:
+                self._busy = False
+                # max(): a drop may have cleared the count while this batch was out.
+                self._pending = max(0, self._pending - size)
+                self._cond.notify_all()
+        if self._dead:
+            self._hang_up()
+        elif self._on_drained is not None:
+            self._on_drained()

@@ -9,10 +9,12 @@ connection, while the host keeps serving everyone else.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import platform
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +32,7 @@ from termwise.tray.ipc.protocol import (
     decode_json,
     encode_json,
 )
-from termwise.tray.ipc.relay import ClientSink
+from termwise.tray.ipc.relay import STALL_LIMIT, ClientSink
 
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
@@ -39,9 +41,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HANDSHAKE_TIMEOUT = 10.0
-MAX_CONNECTIONS = 64
+HANDSHAKE_TIMEOUT = 5.0  # for the whole handshake, however slowly its bytes trickle in
+MAX_CONNECTIONS = 64  # authenticated connections
+MAX_PENDING = 32  # connections still in their handshake
+MAX_PENDING_PER_PEER = 4  # per client process, where the OS names it (Linux)
 MAX_WAIT = 600.0
+RUN_CHECK_TIMEOUT = 2.0  # how long `run` waits for the shell to report its line
+MAX_RUN_CHECK = 30.0
+BUSY = "the Termwise host is busy (too many connections at once); try again in a moment"
 # Environment a `create` request may pass from the client's terminal to the new shell.
 CLIENT_ENV_KEYS = ("TERM", "COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "TERM_PROGRAM")
 
@@ -66,6 +73,7 @@ def session_info(session: Session, active_id: str | None) -> dict[str, Any]:
         "cols": session.size[1],
         "clients": session.client_count,
         "last_command": last.command if last is not None else None,
+        "can_run_exact": session.can_run_exact,
     }
 
 
@@ -78,22 +86,29 @@ def block_json(block: Any) -> dict[str, Any]:
 class IpcServer:
     """Serves a SessionHost to other processes (also usable in-process by the tray)."""
 
-    def __init__(self, host: SessionHost, paths: Paths) -> None:
+    def __init__(
+        self, host: SessionHost, paths: Paths, *, stall_limit: float = STALL_LIMIT
+    ) -> None:
         self.host = host
         self.paths = paths
+        # Seconds an attached client may take nothing before it is dropped.
+        self.stall_limit = stall_limit
         self.address = transport.endpoint(paths.runtime_dir)
         self._listener: transport.Listener | None = None
         self._secret = b""
         self._accept_thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._conns: set[transport.Stream] = set()
-        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._authenticated = 0
+        self._pending: dict[int | None, int] = {}  # peer pid (None: unknown) -> handshakes
         self._ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "ping": self._op_ping,
             "sessions": self._op_sessions,
             "create": self._op_create,
             "context": self._op_context,
             "send": self._op_send,
+            "type": self._op_type,
+            "run": self._op_run,
             "kill": self._op_kill,
             "wait_block": self._op_wait_block,
         }
@@ -137,37 +152,78 @@ class IpcServer:
             except OSError as exc:
                 log.error("ipc: accept failed: %s", exc)
                 return
-            if not self._slots.acquire(blocking=False):
-                _reply_and_close(conn, {"ok": False, "error": "too many connections"})
+            peer = transport.peer_id(conn)
+            if not self._admit(peer):
+                log.warning("ipc: refused a connection from %s: busy", peer or "a client")
+                _reply_and_close(conn, {"ok": False, "error": BUSY, "kind": "Busy"})
                 continue
             with self._lock:
                 self._conns.add(conn)
-            threading.Thread(target=self._serve, args=(conn,), name="ipc-conn", daemon=True).start()
+            threading.Thread(
+                target=self._serve, args=(conn, peer), name="ipc-conn", daemon=True
+            ).start()
+
+    def _admit(self, peer: int | None) -> bool:
+        """Take a handshake slot, unless this peer or everyone already holds too many."""
+        with self._lock:
+            total = sum(self._pending.values())
+            mine = self._pending.get(peer, 0)
+            if (
+                total >= MAX_PENDING
+                or total + self._authenticated >= MAX_CONNECTIONS
+                or (peer is not None and mine >= MAX_PENDING_PER_PEER)
+            ):
+                return False
+            self._pending[peer] = mine + 1
+            return True
+
+    def _handshake_done(self, peer: int | None) -> None:
+        with self._lock:
+            left = self._pending.get(peer, 0) - 1
+            if left > 0:
+                self._pending[peer] = left
+            else:
+                self._pending.pop(peer, None)
 
     # one connection ---------------------------------------------------------------
-    def _serve(self, conn: transport.Stream) -> None:
+    def _serve(self, conn: transport.Stream, peer: int | None = None) -> None:
+        counted = False
         try:
             reader = FrameReader(conn, MAX_REQUEST)
-            if self._handshake(conn, reader):
-                self._request_loop(conn, reader)
+            try:
+                ok = self._handshake(conn, reader)
+            finally:
+                self._handshake_done(peer)
+            if not ok:
+                return
+            with self._lock:
+                counted = self._authenticated < MAX_CONNECTIONS
+                if counted:
+                    self._authenticated += 1
+            if not counted:
+                _try_send(conn, {"ok": False, "error": BUSY, "kind": "Busy"})
+                return
+            self._request_loop(conn, reader)
         except ProtocolError as exc:
             log.warning("ipc: closing a connection: %s", exc)
             _try_send(conn, {"ok": False, "error": str(exc), "kind": "ProtocolError"})
         except (OSError, TimeoutError):
-            pass  # the peer went away
+            pass  # the peer went away, or took too long to prove itself
         except Exception:
             log.exception("ipc: connection failed")
         finally:
             with self._lock:
                 self._conns.discard(conn)
-            self._slots.release()
+                if counted:
+                    self._authenticated -= 1
             _hard_close(conn)
 
     def _handshake(self, conn: transport.Stream, reader: FrameReader) -> bool:
+        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         conn.settimeout(HANDSHAKE_TIMEOUT)
         nonce = auth.new_nonce()
         conn.sendall(encode_json({"op": "challenge", "nonce": nonce, "version": PROTOCOL_VERSION}))
-        message = reader.read_json()
+        message = reader.read_json(deadline)
         if message is None:
             return False
         if message.get("op") != "auth" or not auth.verify(self._secret, nonce, message.get("mac")):
@@ -264,6 +320,31 @@ class IpcServer:
         self.host.set_active(session.id)
         return {"ok": True, "session": session.id}
 
+    def _op_type(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Replace the prompt's pending text by `text` (no Enter); refusals are errors."""
+        session = self._session(request)
+        text = request.get("text")
+        if not isinstance(text, str):
+            raise RequestError("text must be a string")
+        session.type_command(text)
+        self.host.set_active(session.id)
+        return {"ok": True, "session": session.id}
+
+    def _op_run(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Replace the line by `text` and press Enter once the shell confirmed it holds
+        exactly that; `ran` false with a `reason` otherwise."""
+        session = self._session(request)
+        text = request.get("text")
+        if not isinstance(text, str):
+            raise RequestError("text must be a string")
+        timeout = request.get("timeout", RUN_CHECK_TIMEOUT)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise RequestError("timeout must be a number")
+        outcome = session.run_command(text, timeout=min(max(float(timeout), 0.1), MAX_RUN_CHECK))
+        if outcome.ran:
+            self.host.set_active(session.id)
+        return {"ok": True, "session": session.id, "ran": outcome.ran, "reason": outcome.reason}
+
     def _op_kill(self, request: dict[str, Any]) -> dict[str, Any]:
         session = self._session(request)
         self.host.kill(session.id)
@@ -272,12 +353,8 @@ class IpcServer:
     def _op_wait_block(self, request: dict[str, Any]) -> dict[str, Any]:
         session = self._session(request)
         after = _opt_int(request, "after_index")
-        timeout = request.get("timeout", 10.0)
-        if not isinstance(timeout, (int, float)):
-            raise RequestError("timeout must be a number")
-        block = session.wait_for_block(
-            -1 if after is None else after, min(float(timeout), MAX_WAIT)
-        )
+        timeout = _timeout(request, "timeout", 10.0)
+        block = session.wait_for_block(-1 if after is None else after, timeout)
         return {"ok": True, "block": block_json(block) if block is not None else None}
 
     # attach ------------------------------------------------------------------------
@@ -293,7 +370,12 @@ class IpcServer:
             return
         # Once the exit event is out (or the client is dropped), shut the connection so
         # the input loop below ends too.
-        sink = ClientSink(conn, on_drained=lambda: _shutdown(conn), on_dead=lambda: _shutdown(conn))
+        sink = ClientSink(
+            conn,
+            on_drained=lambda: _shutdown(conn),
+            on_dead=lambda: _shutdown(conn),
+            stall_limit=self.stall_limit,
+        )
         sink.push_json({"ok": True, "session": session_info(session, self._active_id())})
 
         def ended(code: int | None) -> None:
@@ -306,7 +388,7 @@ class IpcServer:
             )
         except SessionEnded:  # it ended between the check above and now
             ended(session.exit_code)
-            sink.join(5.0)
+            sink.wait_done()
             return
         log.info("ipc: client attached to session %s", session.id)
         forget = self.host.attach_window(session.id, client_window(request))
@@ -317,7 +399,8 @@ class IpcServer:
             detach()
             sink.finish()  # also when the connection broke: the writer thread must end
             log.info("ipc: client detached from session %s", session.id)
-        sink.join(5.0)
+        # Queued output and the exit event reach the client before the connection closes.
+        sink.wait_done()
 
     def _relay_input(self, reader: FrameReader, session: Session, sink: ClientSink) -> None:
         host = self.host
@@ -327,7 +410,12 @@ class IpcServer:
                 return
             kind, payload = frame
             if kind == KIND_DATA:
-                session.write(payload)
+                try:
+                    session.write(payload)
+                except SessionEnded:
+                    # Keys typed while the shell exits go nowhere; the output still
+                    # queued and the exit event are on their way to the client.
+                    continue
                 host.set_active(session.id)
                 continue
             assert kind == KIND_JSON
@@ -372,6 +460,17 @@ def _opt_int(request: dict[str, Any], key: str) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RequestError(f"{key} must be an integer")
     return value
+
+
+def _timeout(request: dict[str, Any], key: str, default: float) -> float:
+    """A finite, non-negative number of seconds, at most MAX_WAIT (NaN and ∞ are refused)."""
+    value = request.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RequestError(f"{key} must be a number of seconds")
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds < 0:
+        raise RequestError(f"{key} must be a finite number of seconds, 0 or more (got {value})")
+    return min(seconds, MAX_WAIT)
 
 
 def _try_send(conn: transport.Stream, message: dict[str, Any]) -> None:

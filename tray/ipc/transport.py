@@ -14,7 +14,9 @@ import os
 import selectors
 import socket
 import stat
+import struct
 import sys
+import time
 from pathlib import Path
 from typing import Protocol
 
@@ -57,6 +59,19 @@ def endpoint(runtime_dir: Path, platform: str = sys.platform, user: str | None =
     return str(runtime_dir / SOCKET_NAME)
 
 
+def peer_id(conn: object) -> int | None:
+    """The process id at the other end of a local connection, where the OS tells (Linux)."""
+    so_peercred = getattr(socket, "SO_PEERCRED", None)
+    if so_peercred is None or not isinstance(conn, socket.socket):
+        return None
+    try:
+        creds = conn.getsockopt(socket.SOL_SOCKET, so_peercred, struct.calcsize("3i"))
+    except OSError:
+        return None
+    pid = int(struct.unpack("3i", creds)[0])
+    return pid or None
+
+
 def secure_folder(folder: Path) -> None:
     """Create the runtime folder as user-only (0700) and tighten it if it is wider."""
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -95,7 +110,7 @@ else:
                 self._sock.bind(address)
                 # The folder is already user-only; the mode is the second fence.
                 os.chmod(address, 0o600)
-                self._sock.listen(16)
+                self._sock.listen(128)
             except BaseException:
                 self._sock.close()
                 raise
@@ -163,12 +178,21 @@ else:
 
     def connect(address: str, timeout: float = 5.0) -> Stream:
         """Connect to the host; FileNotFoundError/ConnectionRefusedError when none listens."""
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            sock.settimeout(timeout)
-            sock.connect(address)
-            sock.settimeout(None)
-        except BaseException:
-            sock.close()
-            raise
-        return sock
+        deadline = time.monotonic() + timeout
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.settimeout(timeout)
+                sock.connect(address)
+                sock.settimeout(None)
+                return sock
+            except BlockingIOError:
+                # A full accept backlog (a burst of clients) answers EAGAIN at once on a
+                # Unix socket instead of waiting: wait for room until the timeout.
+                sock.close()
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
+            except BaseException:
+                sock.close()
+                raise

@@ -224,4 +224,56 @@ CASES = [
         "fatal: The upstream branch of your current branch does not match\nthe name of your current branch.  To push to the upstream branch\non the remote, use\n\n    git push origin HEAD:main\n\nTo push to the branch of the same name on the remote, use\n\n    git push origin HEAD\n",
         "git push origin HEAD:main",
     ),
+    # A stash "subcommand" that is really the message.
+    T(
+        "git stash before rebase",
+        "fatal: subcommand wasn't specified; 'push' can't be assumed due to unexpected token 'before'\n"
+        "usage: git stash list [<options>]\n   or: git stash show [<options>] [<stash>]\n",
+        "git stash save before rebase",
+    ),
+    T(
+        "git stash lsit",
+        "usage: git stash list [<options>]\n   or: git stash show [<options>] [<stash>]\n",
+        "git stash list",
+    ),
+    # The merge hint replaces the branch argument, not the same word inside the message.
+    T(
+        'git merge -m "bring in feature" feature',
+        "merge: feature - not something we can merge\n\nDid you mean this?\n\torigin/feature\n",
+        'git merge -m "bring in feature" origin/feature',
+    ),
+    # Branch names git prints raw are escaped when pasted back.
+    T(
+        "git push",
+        "fatal: The current branch it's-done has no upstream branch.\n"
+        "To push the current branch and set the remote as upstream, use\n\n"
+        "    git push --set-upstream origin it's-done\n\n",
+        "git push --set-upstream origin it\\'s-done",
+    ),
+    T(
+        "git checkout -b hotfix",
+        "fatal: a branch named 'hotfix' already exists\n",
+        "git branch -d hotfix && git checkout -b hotfix",
+        first=False,
+    ),
+    T(
+        'git switch -c "bob\'s-fix"',
+        "fatal: a branch named 'bob's-fix' already exists\n",
+        "git switch bob\\'s-fix",
+        first=False,
+    ),
+    T(
+        "git cherry-pick 4f2e1a0",
+        "error: Your local changes would be overwritten by cherry-pick.\n"
+        "hint: Commit your changes or stash them to proceed.\nfatal: cherry-pick failed\n",
+        "git stash && git cherry-pick 4f2e1a0",
+        first=False,
+    ),
+    T(
+        "git pull --rebase",
+        "error: cannot pull with rebase: You have unstaged changes.\n"
+        "error: please commit or stash them.\n",
+        "git stash && git pull --rebase",
+        first=False,
+    ),
 ]

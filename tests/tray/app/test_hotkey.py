@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -15,6 +14,8 @@ from termwise.tray.app.hotkey import (
     to_keyboard,
     to_pynput,
 )
+
+from tests.support.tools import require
 
 
 def test_combos_convert_to_each_backend_syntax() -> None:
@@ -51,10 +52,7 @@ def test_each_platform_gets_its_backend() -> None:
 
 
 def _need_x() -> None:
-    if not os.environ.get("DISPLAY") or not shutil.which("xdotool"):
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI needs a DISPLAY (pytest-xvfb) and xdotool for the hotkey test")
-        pytest.skip("needs a DISPLAY and xdotool")
+    require("display", "xdotool")
 
 
 def _press(combo: str) -> None:

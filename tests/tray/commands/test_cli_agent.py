@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,9 +98,7 @@ def test_ask_without_any_model_exits_3() -> None:
     assert "no model configured" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.skipif(
-    not shutil.which("bash") or not shutil.which("git"), reason="needs bash and git"
-)
+@pytest.mark.requires("bash", "git")
 def test_fix_uses_the_sessions_last_failure(
     serve: ServeProcess, llm_server: LlmServer, tmp_path: Path
 ) -> None:
@@ -180,6 +177,33 @@ def test_check_verdicts_and_exit_codes() -> None:
     assert out[2] == {"verdict": "safe", "reasons": out[2]["reasons"]}
     empty = termwise("check", env=offline_env())
     assert empty.returncode == 2 and "needs a command" in empty.stderr
+
+
+def test_check_json_for_one_command() -> None:
+    """`check --json -- CMD` prints one {"verdict", "reasons"} object and keeps the exit code;
+    `--json` is never read as an abbreviation of `--jsonl` (which would print nothing)."""
+    result = termwise("check", "--json", "--", "rm -rf /", env=offline_env())
+    assert result.returncode == 11, result.stderr
+    out = json.loads(result.stdout)
+    assert out["verdict"] == "dangerous" and out["reasons"]
+    assert set(out) == {"verdict", "reasons"}
+    safe = termwise("check", "--json", "--", "ls", env=offline_env())
+    assert safe.returncode == 0 and json.loads(safe.stdout)["verdict"] == "safe"
+
+
+def test_check_jsonl_with_a_command_is_a_usage_error() -> None:
+    """A command given with `--jsonl` would be ignored in batch mode: it is refused (exit 2)."""
+    result = termwise("check", "--jsonl", "--", "rm -rf /", input="", env=offline_env())
+    assert result.returncode == 2 and result.stdout == ""
+    assert "--jsonl" in result.stderr
+
+
+def test_no_option_prefix_is_accepted() -> None:
+    """argparse abbreviations are off everywhere: `--js` or `--sess` is an error, not a guess."""
+    prefix = termwise("check", "--js", "--", "ls", env=offline_env())
+    assert prefix.returncode == 2 and "unrecognized arguments" in prefix.stderr
+    nested = termwise("mem", "search", "--js", "x", env=offline_env())
+    assert nested.returncode == 2
 
 
 def test_redact_jsonl() -> None:
@@ -272,7 +296,7 @@ def test_ctrl_c_during_ask_closes_the_model_stream(llm_server: LlmServer) -> Non
     assert llm_server.wait_disconnect(5)
 
 
-@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+@pytest.mark.requires("bash")
 def test_fix_offline_with_nothing_to_fix_says_so(serve: ServeProcess, tmp_path: Path) -> None:
     """When the rules know nothing about the last block, fix says so and exits 1."""
     sid = serve.client.create("bash", str(tmp_path))["id"]

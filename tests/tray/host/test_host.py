@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from pathlib import Path
@@ -22,7 +21,9 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.session import Session
 from termwise.tray.host.shells import UnknownShell
 
-SHELLS = [s for s in ("bash", "zsh") if shutil.which(s)]
+from tests.support.tools import params
+
+SHELLS = params("bash", "zsh")
 
 
 def run(session: Session, command: str, timeout: float = 15.0):
@@ -155,8 +156,10 @@ def test_attach_during_a_full_screen_program_asks_it_to_redraw(host: SessionHost
     """Attaching while a full-screen program runs switches the client to the alternate screen and the program redraws."""
     session = host.create("bash")
     program = (
-        "import signal, sys; sys.stdout.write('\\x1b[?1049hFIRST-DRAW\\n'); sys.stdout.flush(); "
+        # The handler goes in before the first draw: the attach may come right after it.
+        "import signal, sys; "
         "signal.signal(signal.SIGWINCH, lambda *a: print('REDRAWN', flush=True)); "
+        "sys.stdout.write('\\x1b[?1049hFIRST-DRAW\\n'); sys.stdout.flush(); "
         "[signal.pause() for _ in range(100)]"
     )
     session.send_text(f'python3 -c "{program}"', enter=True)

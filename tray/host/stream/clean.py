@@ -24,6 +24,14 @@ _LINE_RESETS_B = tuple(reset.encode() for reset in _LINE_RESETS)
 # With digits and ';' deleted and B, E, F read as A, every cursor up/down sequence
 # (CSI n A/B/E/F) becomes ESC [ A.
 _AS_UP = bytes.maketrans(b"BEF", b"AAA")
+# Cursor counts come from bytes anyone can print (`printf '\e[400000000C'`): moves stop
+# at the edge of any plausible screen, never at the count.
+MAX_COLUMNS = 4096
+MAX_ROWS = 1000
+# The replay may cost at most this many steps per input character, then the text is
+# shown with its controls dropped instead: rendering stays linear in the output size.
+WORK_PER_CHAR = 16
+MIN_WORK = 1 << 20
 
 
 def clean_text(raw: bytes) -> str:
@@ -104,70 +112,100 @@ def _overlay(segments: list[str]) -> str:
     return shown
 
 
+class _Budget(Exception):
+    """The replay ran past its work budget."""
+
+
 def _emulate(text: str) -> list[str]:
     """A small line grid: text overwrites at the cursor; controls move it or erase."""
-    lines: list[str] = [""]
+    try:
+        return _replay(text)
+    except _Budget:  # hostile or pathological: keep the characters, drop the controls
+        return [_OPS_ONLY.sub("", line) for line in text.split("\n")]
+
+
+_OPS_ONLY = re.compile(r"\x1b\[[0-?]*[ -/]*[A-GK]|[\r\x08\x1b]")
+
+
+def _replay(text: str) -> list[str]:
+    grid: list[list[str]] = [[]]
+    budget = [max(MIN_WORK, WORK_PER_CHAR * len(text))]
     row = col = 0
     pos = 0
     for match in _OPS.finditer(text):
         start = match.start()
         if start > pos:
-            row, col = _write(lines, row, col, text[pos:start])
+            col = _write(grid[row], col, text[pos:start], budget)
         pos = match.end()
         op = match.group(0)
         if op == "\n":
             row += 1
             col = 0
-            if row == len(lines):
-                lines.append("")
+            if row == len(grid):
+                grid.append([])
         elif op == "\r":
             col = 0
         elif op == "\x08":
             col = max(0, col - 1)
         else:
-            param, final = match.group(1), match.group(2)
-            row, col = _csi(lines, row, col, param, final)
+            row, col = _csi(grid, row, col, match.group(1), match.group(2), budget)
     if pos < len(text):
-        _write(lines, row, col, text[pos:])
-    return lines
+        _write(grid[row], col, text[pos:], budget)
+    return ["".join(line) for line in grid]
 
 
-def _write(lines: list[str], row: int, col: int, seg: str) -> tuple[int, int]:
-    line = lines[row]
+def _spend(budget: list[int], cost: int) -> None:
+    budget[0] -= cost
+    if budget[0] < 0:
+        raise _Budget
+
+
+def _write(line: list[str], col: int, seg: str, budget: list[int]) -> int:
+    _spend(budget, len(seg) + max(0, col - len(line)))
     if col > len(line):
-        line += " " * (col - len(line))
-    lines[row] = line[:col] + seg + line[col + len(seg) :]
-    return row, col + len(seg)
+        line.extend(" " * (col - len(line)))
+    line[col : col + len(seg)] = seg
+    return col + len(seg)
 
 
 def _number(param: str, default: int) -> int:
     head = param.split(";", 1)[0].lstrip("?")
-    return int(head) if head.isdigit() else default
+    if not head.isdigit():
+        return default
+    # Past nine digits the count is off any screen (and int() refuses > 4300 digits).
+    return int(head) if len(head) <= 9 else 10**9
 
 
-def _csi(lines: list[str], row: int, col: int, param: str, final: str) -> tuple[int, int]:
+def _csi(
+    grid: list[list[str]], row: int, col: int, param: str, final: str, budget: list[int]
+) -> tuple[int, int]:
+    line = grid[row]
     if final == "K":
         mode = _number(param, 0)
-        line = lines[row]
         if mode == 0:
-            lines[row] = line[:col]
+            _spend(budget, 1)
+            del line[col:]
         elif mode == 1:
-            lines[row] = " " * min(col + 1, len(line)) + line[col + 1 :]
+            _spend(budget, min(col + 1, len(line)))
+            line[: col + 1] = " " * min(col + 1, len(line))
         else:
-            lines[row] = ""
+            _spend(budget, 1)
+            line.clear()
         return row, col
     count = max(1, _number(param, 1))
+    edge = max(MAX_COLUMNS, len(line))
     if final == "A":  # up
         return max(0, row - count), col
     if final in "BE":  # down (E: and to column 1)
-        row += count
-        while row >= len(lines):
-            lines.append("")
+        row = min(row + count, len(grid) - 1 + MAX_ROWS)
+        _spend(budget, row - len(grid) + 1)
+        while row >= len(grid):
+            grid.append([])
         return row, 0 if final == "E" else col
     if final == "F":  # up, to column 1
         return max(0, row - count), 0
     if final == "C":
-        return row, col + count
+        return row, min(col + count, max(edge, col))
     if final == "D":
         return row, max(0, col - count)
-    return row, max(0, _number(param, 1) - 1)  # G: column, 1-based
+    return row, min(max(0, _number(param, 1) - 1), edge)  # G: column, 1-based

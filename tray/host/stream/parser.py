@@ -13,7 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from enum import Enum
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from termwise.tray.host.stream.blocks import CommandBlock
 from termwise.tray.host.stream.clean import clean_text
@@ -33,6 +33,7 @@ MAX_CSI = 32
 _ALT_MODES = {b"1049", b"1047", b"47"}
 _ESCAPED = re.compile(rb"\\(\\|x[0-9a-fA-F]{2})")
 _DIGITS = frozenset(b"0123456789;")
+MAX_PROPERTIES = 32  # OSC 633;P;Key=Value pairs kept (a noisy stream cannot grow it)
 
 
 class State(Enum):
@@ -53,11 +54,15 @@ def unescape_command(raw: bytes) -> str:
 
 
 def path_from_file_url(raw: bytes) -> str | None:
-    """The local path of an OSC 7 `file://host/path` URL, percent-decoded."""
+    """The local path of an OSC 7 `file://host/path` URL, percent-decoded; None if malformed."""
     text = raw.decode("utf-8", errors="replace").strip()
     if not text.startswith("file:"):
         return None
-    path = unquote(urlsplit(text).path)
+    rest = text[5:]
+    if rest.startswith("//"):  # file://host/path: the host part is ours to skip, not to parse
+        slash = rest.find("/", 2)
+        rest = rest[slash:] if slash >= 0 else ""
+    path = unquote(rest.split("?", 1)[0].split("#", 1)[0])
     # file://host/C:/Users → /C:/Users: a Windows drive path loses its leading slash.
     if len(path) >= 3 and path[0] == "/" and path[2] == ":" and path[1].isalpha():
         path = path[1:]
@@ -79,9 +84,11 @@ class StreamParser:
         block_bytes: int = BLOCK_BYTES,
         clock: Callable[[], float] = time.time,
         on_block: Callable[[CommandBlock], None] | None = None,
+        on_line_report: Callable[[bytes], None] | None = None,
     ) -> None:
         self._clock = clock
         self._on_block = on_block
+        self._on_line_report = on_line_report
         self._block_bytes = block_bytes
         self._lock = threading.Lock()
         self._raw = ByteRing(ring_bytes)
@@ -98,26 +105,40 @@ class StreamParser:
         self._started = 0.0
         self._finished: list[CommandBlock] = []
         self.cwd: str | None = None
+        # What the integration announced about itself (OSC 633;P;Key=Value), e.g.
+        # TermwiseLine=report: the shell can clear its line and report it on request.
+        self.properties: dict[str, str] = {}
         self.has_marks = False
         self.in_alt_screen = False
+        self.dropped_sequences = 0  # sequences whose handler failed; reported, never fatal
 
     # -- hot path -------------------------------------------------------------------
 
-    def feed(self, chunk: bytes) -> None:
-        """Take the next bytes read from the PTY (any split, even one byte at a time)."""
+    def feed(self, chunk: bytes) -> list[CommandBlock]:
+        """Take the next bytes read from the PTY (any split, even one byte at a time).
+
+        Returns the blocks this chunk finished (they also go to `on_block`). Never raises:
+        a sequence that breaks a handler is dropped and counted in `dropped_sequences`.
+        """
         if not chunk:
-            return
+            return []
         with self._lock:
             self._raw.append(chunk)
             data = self._pending + chunk if self._pending else chunk
             self._pending = b""
-            if b"\x1b" not in data:
-                self._emit(data)
-            else:
-                self._scan(data)
+            try:
+                if b"\x1b" not in data:
+                    self._emit(data)
+                else:
+                    self._scan(data)
+            except Exception:  # a parser bug costs this chunk's marks, not the session
+                self.dropped_sequences += 1
+                self._pending = b""
+                log.exception("stream parser failed on a %d-byte chunk", len(data))
             finished, self._finished = self._finished, []
         for block in finished:
             self._notify(block)
+        return finished
 
     def _scan(self, data: bytes) -> None:
         n = len(data)
@@ -143,7 +164,7 @@ class StreamParser:
                 # stay output instead of vanishing into a sequence.
                 if 0 <= end - start <= MAX_OSC:
                     self._emit(data[pos:start])
-                    self._osc(data[start + 2 : end])
+                    self._osc_isolated(data[start + 2 : end])
                     pos = after
                 else:
                     after = start + 2
@@ -193,6 +214,15 @@ class StreamParser:
 
     # -- marks ----------------------------------------------------------------------
 
+    def _osc_isolated(self, body: bytes) -> None:
+        """One sequence's handler failing costs that sequence, never the session's reader."""
+        try:
+            self._osc(body)
+        except Exception:
+            self.dropped_sequences += 1
+            if self.dropped_sequences <= 3:  # the first few are enough to debug from
+                log.warning("dropped a malformed OSC sequence (%d bytes)", len(body), exc_info=True)
+
     def _osc(self, body: bytes) -> None:
         if body.startswith((b"133;", b"633;")):
             self._mark(body[4:])
@@ -234,6 +264,17 @@ class StreamParser:
             self._state = State.IDLE
         elif kind == b"P" and rest.startswith(b"Cwd="):
             self.cwd = rest[4:].decode("utf-8", errors="replace") or self.cwd
+        elif kind == b"P":
+            key, _, value = rest.partition(b"=")
+            name = key.decode("utf-8", errors="replace")
+            if name in self.properties or len(self.properties) < MAX_PROPERTIES:
+                self.properties[name] = value.decode("utf-8", errors="replace")
+        elif kind == b"TermwiseBuffer" and self._on_line_report is not None:
+            # The shell's answer to "what is on your line?" (Session.run_command).
+            try:
+                self._on_line_report(rest)
+            except Exception:  # a listener's bug must not stop the reader thread
+                log.exception("line report listener failed")
 
     def _command_text(self) -> str:
         if self._explicit is not None:
@@ -330,6 +371,11 @@ class StreamParser:
                 dropped=self._out.dropped,
             )
 
+    @property
+    def command_running(self) -> bool:
+        """A command started (C mark) and has not finished: its program reads the input."""
+        return self._state is State.OUTPUT
+
     def raw_tail(self, n: int) -> bytes:
         """The last `n` raw bytes read, alternate screen included."""
         with self._lock:
@@ -345,14 +391,16 @@ class StreamParser:
             cut = len(ring) > want
         if cut:  # the start may be inside a line or a sequence
             newline = raw.find(b"\n")
-            raw = raw[newline + 1 :] if newline >= 0 else raw
+            if 0 <= newline < len(raw) - 1:  # one huge line: keep its tail
+                raw = raw[newline + 1 :]
+        cols = max(1, cols)
         lines: list[str] = []
         for line in clean_text(raw).split("\n"):
             line = line.rstrip()
-            while len(line) > cols:
-                lines.append(line[:cols])
-                line = line[cols:]
-            lines.append(line)
+            # Wrapped as the terminal would; each slice once, so linear in the text.
+            lines.extend(line[i : i + cols] for i in range(0, len(line), cols))
+            if not line:
+                lines.append(line)
         while lines and not lines[-1]:
             lines.pop()
         return "\n".join(lines[-rows:])

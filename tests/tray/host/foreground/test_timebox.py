@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,10 +16,10 @@ from termwise.tray.host.foreground.x11 import X11Probe
 
 from tests.tray.serve_support import wait_until
 
-pytestmark = pytest.mark.skipif(
-    not (sys.platform.startswith("linux") and shutil.which("Xvfb") and shutil.which("xterm")),
-    reason="needs Xvfb and xterm",
-)
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 on Linux"),
+    pytest.mark.requires("Xvfb", "xterm"),
+]
 
 
 class XServer:
