@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -147,7 +146,7 @@ def serve(termwise_home: Path):  # type: ignore[no-untyped-def]
     yield from serve_fixture(termwise_home)
 
 
-@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+@pytest.mark.requires("bash")
 def test_fix_is_not_held_forever_by_keepalive_comments(
     serve: ServeProcess, llm_server: LlmServer, tmp_path: Path
 ) -> None:
