@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -177,6 +178,18 @@ def test_check_verdicts_and_exit_codes() -> None:
     assert out[2] == {"verdict": "safe", "reasons": out[2]["reasons"]}
     empty = termwise("check", env=offline_env())
     assert empty.returncode == 2 and "needs a command" in empty.stderr
+
+
+def test_check_reads_the_platform_shell_by_default() -> None:
+    """Without --shell, `check` reads the platform's shell: PowerShell on Windows, else bash."""
+    wipe = termwise("check", "--", "Remove-Item -Recurse C:\\", env=offline_env())
+    rm = termwise("check", "--", "rm -rf /", env=offline_env())
+    if sys.platform == "win32":
+        assert wipe.returncode == 11, wipe.stdout  # read as PowerShell: a drive wiped
+    else:
+        assert rm.returncode == 11, rm.stdout
+    default = "powershell" if sys.platform == "win32" else "bash"
+    assert f"(default: {default})" in termwise("check", "--help", env=offline_env()).stdout
 
 
 def test_check_json_for_one_command() -> None:
