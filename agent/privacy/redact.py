@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from termwise.agent.privacy.redact_assign import redact_assignments
+from termwise.agent.privacy.redact_cli import redact_cli_credentials
 from termwise.agent.privacy.redact_k8s import redact_k8s_secrets
 from termwise.agent.privacy.redact_names import dummy
 from termwise.agent.privacy.redact_patterns import compiled_rules
@@ -81,6 +82,7 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
     if "earer " in text:
         text = _BEARER.sub(lambda m: _bearer(m, found), text)
+    text = redact_cli_credentials(text, found, marker)
     text = redact_assignments(text, found, marker)
     return RedactResult(_restore_data_uris(text, blobs), sorted(found))
 
