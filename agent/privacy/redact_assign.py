@@ -5,7 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from termwise.agent.privacy.redact_names import kind_for_name, looks_random, vendor_pattern
+from termwise.agent.privacy.redact_names import (
+    inside_marker,
+    kind_for_name,
+    looks_random,
+    vendor_pattern,
+)
 
 Marker = Callable[[str], str]
 
@@ -96,6 +101,8 @@ def _spaced_value_ok(name: str, value: str, kind: str) -> bool:
 def _replacer(found: set[str], marker: Marker, vendor: bool) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         raw = m.group("val")
+        if inside_marker(m.string, m.start()) or inside_marker(m.string, m.start("val")):
+            return m.group(0)
         quote, value, rest = _split_value(raw)
         if not value or PLACEHOLDER.match(value) or PLACEHOLDER.match(raw) or PATH.match(value):
             return m.group(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from termwise.agent.privacy.redact_names import dummy
+from termwise.agent.privacy.redact_names import dummy, inside_marker
 
 Marker = Callable[[str], str]
 
@@ -43,6 +43,8 @@ def _unquote(part: str) -> str:
 
 def _user_flag(m: re.Match[str], found: set[str], marker: Marker) -> str:
     cred = m["cred"]
+    if inside_marker(m.string, m.start("cred")) or "[REDACTED:" in cred:
+        return m[0]
     if cred[:1] in "<[$" or cred[1:2] in ("$", "<"):
         return m[0]  # `-u <user:password>`, `-u "$USER:$PASS"`: stand-ins
     inner = (

@@ -145,6 +145,12 @@ _NOT_SECRET_VALUE = re.compile(
 )
 
 
+def inside_marker(text: str, pos: int) -> bool:
+    """True when `pos` falls inside a `[REDACTED:kind]` marker already written."""
+    start = text.rfind("[REDACTED:", max(0, pos - 60), pos + 1)
+    return start >= 0 and "]" not in text[start:pos]
+
+
 def kind_for_name(name: str, value: str) -> str | None:
     """Which marker `name = value` gets, or None to leave it alone."""
     lower = name.lower().lstrip("-$@")
@@ -179,11 +185,14 @@ def kind_for_name(name: str, value: str) -> str | None:
     return "high-entropy" if looks_random(value) else None
 
 
+_DIGEST = re.compile(r"(?:sha1|sha256|sha384|sha512|md5)[:-]")
+
+
 def vendor_value(value: str) -> bool:
     """A value stored under a service's name that looks like a credential, not a setting."""
     if _UUID.fullmatch(value):
         return True  # Heroku, HubSpot, Snyk … keys are UUIDs
-    if len(value) < 10 or " " in value or wordy(value) or _NOT_SECRET_VALUE.match(value):
+    if len(value) < 10 or " " in value or wordy(value) or _DIGEST.match(value):
         return False
     if re.fullmatch(r"https?://.*|[\w.-]+\.(?:com|org|net|io)(?:/.*)?", value):
         return False

@@ -207,7 +207,7 @@ RULES: list[TokenRule] = [
     # Bundler credentials for private gem hosts: BUNDLE_<HOST>=user:password.
     TokenRule(
         "password",
-        r"\bBUNDLE_[A-Z0-9_]*__[A-Z]{2,}[\"']?[ \t]*[:=][ \t]*[\"']?[^\s:\"']+:(?P<s>[^\s\"';&]+)",
+        r"\bBUNDLE_[A-Z0-9_]{0,100}?__[A-Z]{2,10}[\"']?[ \t]*[:=][ \t]*[\"']?[^\s:\"'=]{1,200}:(?P<s>[^\s\"';&]+)",
         ("BUNDLE_",),
     ),
     # DER private keys in base64 without PEM armour: PKCS#1 RSA (version 0, then the modulus)
