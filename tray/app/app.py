@@ -399,7 +399,7 @@ def _install_signal_quit(tray: TrayApp) -> None:
 
 def _config(paths: Paths) -> tuple[Config, list[str]]:
     try:
-        loaded = load_config(paths.config_file)
+        loaded = load_config(paths.config_file, repair=True)
     except ConfigError as exc:
         return Config(), [str(exc)]
     problems = list(loaded.problems)

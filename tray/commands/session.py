@@ -109,7 +109,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     log = logging.getLogger("termwise.serve")
     paths = _paths().ensure()
     log_file = setup_logging(paths.log_dir, json_lines=bool(getattr(args, "json_logging", False)))
-    loaded = load_config(paths.config_file)
+    loaded = load_config(paths.config_file, repair=True)
     for problem in loaded.problems:
         print(f"termwise: config: {problem}", file=sys.stderr)
     host = SessionHost(loaded.config, paths)
