@@ -91,8 +91,17 @@ def branch_recreate(c: Case) -> list[tuple[str, str, str]]:
     ]
 
 
-@rule("man_without_space", "A space is missing after `man`.", priority=60)
+@rule("man_without_space", "A space is missing after `man`.", priority=20)
 def man_no_space(c: Case) -> list[str]:
+    from termwise.agent.rules import env
+    from termwise.agent.rules.not_found import missing_command
+
+    name = missing_command(c) or ""
+    glued = re.fullmatch(r"man([a-z][\w.-]+)", name)
+    if glued and c.posix and c.script.startswith(name):
+        page = glued.group(1)
+        if page in env.path_program_set() or page in data.known_command_set("posix"):
+            return ["man " + page + c.script[len(name) :]]
     m = c.search(r"(?:^|\s)(man([a-z][\w.-]+)): (?:command )?not found")
     if not (m and c.posix and c.script.startswith(m.group(1))):
         return []

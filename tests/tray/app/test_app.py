@@ -199,6 +199,33 @@ def test_hotkey_failure_opens_settings_at_the_hotkey(qtbot, tray: TrayApp, caplo
     )
 
 
+def test_a_hotkey_another_program_holds_is_notified_and_settings_opens_at_it(
+    qtbot, tray: TrayApp, caplog
+) -> None:
+    """Another X client grabbed the combination: the tray says it is taken, focus goes to the
+    hotkey field of Settings."""
+    from Xlib import XK, X
+    from Xlib.display import Display
+
+    caplog.set_level(logging.INFO)
+    other = Display()
+    keycode = other.keysym_to_keycode(XK.string_to_keysym("F11"))
+    other.screen().root.grab_key(keycode, X.ControlMask | X.Mod1Mask, False, 1, 1)
+    other.sync()
+    try:
+        assert not tray.hotkey.register("ctrl+alt+F11")
+        qtbot.waitUntil(lambda: "settings" in tray.windows, timeout=5000)
+        field = tray.windows["settings"].fields["hotkey"]
+        qtbot.waitUntil(lambda: field.hasFocus(), timeout=5000)
+        assert any(
+            "Hotkey not available" in r.getMessage()
+            and "Ctrl+Alt+F11 is taken by another program" in r.getMessage()
+            for r in caplog.records
+        )
+    finally:
+        other.close()
+
+
 def test_settings_apply_live(qtbot, tray: TrayApp, paths: Paths) -> None:
     """Applied settings take effect without a restart: start at login written, nudge text uses the new hotkey."""
     config = _config_no_hotkey(start_at_login=True)
