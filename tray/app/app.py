@@ -429,11 +429,14 @@ def main(args: argparse.Namespace) -> int:
 
     config, problems = _config(paths)
     from termwise.tray.host.host import SessionHost
+    from termwise.tray.host.ledger import keep_ledger
     from termwise.tray.ipc.server import IpcServer
     from termwise.tray.ipc.transport import AddressInUse
 
     host = SessionHost(config, paths)
     ipc = IpcServer(host, paths)
+    ledger = keep_ledger(host, paths.runtime_dir)
+    ipc.notice = ledger.lost_notice
     try:
         ipc.address = ipc.start()  # type: ignore[attr-defined]
     except AddressInUse as exc:
@@ -459,6 +462,8 @@ def main(args: argparse.Namespace) -> int:
     tray.start()
     for problem in problems:
         tray.icon.notify(_tr("Config problem"), problem, error=True)
+    if ledger.lost_notice:
+        tray.icon.notify("Termwise", ledger.lost_notice, error=True)
     if config.ui.start_at_login:
         _write_autostart(tray)
     log.info("Termwise running (pid %d); hotkey %s", os.getpid(), describe(config.hotkey.combo))
@@ -466,6 +471,7 @@ def main(args: argparse.Namespace) -> int:
         code = app.exec()
     finally:
         tray.quit_now()
+        ledger.close()
         instance.close()
         sys.excepthook = sys.__excepthook__
     return int(code)
