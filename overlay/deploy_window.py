@@ -164,6 +164,22 @@ class DeployWindow(QWidget):
         self._set_mode("idle")
 
     # -- state -----------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        """Every fixed text again in the current language (the same widgets, new texts)."""
+        self.setWindowTitle(tr("Deploy from repository"))
+        self.target.setPlaceholderText(tr("GitHub URL, git URL, local folder or project name"))
+        for button, text in (
+            (self.plan_button, "Plan"),
+            (self.run_button, "Run"),
+            (self.pause_button, "Pause"),
+            (self.resume_button, "Resume"),
+            (self.skip_button, "Skip step"),
+            (self.stop_button, "Stop"),
+        ):
+            button.setText(tr(text))
+        self.tree.setHeaderLabels([tr("Step"), tr("What"), tr("Risk"), tr("Status")])
+
     def _set_mode(self, mode: str) -> None:
         """idle | planning | running | paused: which buttons make sense now."""
         self.mode = mode

@@ -122,4 +122,17 @@ CASES = [
         "type `hostscli websites` to see a list of websites that you can block/unblock\n",
         "hostscli websites",
     ),
+    # Windows: opening an address that is not a file.
+    T(
+        "Invoke-Item example.org",
+        "Invoke-Item : Cannot find path 'C:\\Users\\me\\example.org' because it does not exist.\n",
+        "Start-Process http://example.org",
+        shell="powershell",
+    ),
+    T(
+        "start docs.python.org",
+        "The system cannot find the file docs.python.org.\n",
+        "start http://docs.python.org",
+        shell="cmd",
+    ),
 ]

@@ -75,4 +75,13 @@ CASES = [
         " (must force) - image\n  is being used by stopped container 0a1b2c3d4e5f\n",
         "docker container rm -f 0a1b2c3d4e5f && docker rmi web:old",
     ),
+    # Windows: an empty listing may hide hidden items.
+    T("Get-ChildItem .config", "", "Get-ChildItem -Force .config", shell="powershell", exit_code=0),
+    T("dir build", "", "dir /a build", shell="cmd", exit_code=0),
+    T(
+        "cd releases\\v2",
+        "The system cannot find the path specified.\n",
+        "mkdir releases\\v2 && cd releases\\v2",
+        shell="cmd",
+    ),
 ]

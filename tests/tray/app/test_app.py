@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import Paths, resolve_paths
@@ -400,6 +401,44 @@ def test_language_switch_reaches_the_tray_menu(tray: TrayApp) -> None:
     finally:
         tray.apply_config(_config_no_hotkey(language="en"))
     assert tray.menu.quit_action.text() == "Quit"
+
+
+def test_language_and_theme_switch_live_in_every_open_window(qtbot, tray: TrayApp) -> None:
+    """Memory, deploy and settings windows that are open take 简体中文 and the dark palette at once."""
+    from termwise.overlay.theme import DARK
+
+    tray.open_memory()
+    tray.open_deploy()
+    tray.open_settings("")
+    try:
+        tray.apply_config(_config_no_hotkey(language="zh_CN", theme="dark"))
+        memory, deploy, settings = (tray.windows[n] for n in ("memory", "deploy", "settings"))
+        assert memory.windowTitle() == "Termwise 记忆" and memory.save_button.text() == "保存"
+        assert deploy.windowTitle() == "从仓库部署" and deploy.plan_button.text() == "计划"
+        assert settings.labels["Hotkey"].text() != "Hotkey"
+        assert settings.isVisible() and memory.isVisible() and deploy.isVisible()
+        window_colour = tray.app.palette().color(QPalette.ColorRole.Window).name()
+        assert window_colour == DARK.background
+        qtbot.waitUntil(
+            lambda: memory.palette().color(QPalette.ColorRole.Window).name() == DARK.background
+        )
+    finally:
+        tray.apply_config(_config_no_hotkey(language="en"))
+    assert tray.windows["memory"].windowTitle() == "Termwise memory"
+
+
+def test_settings_from_the_overlay_open_on_top_with_the_overlay_hidden(
+    qtbot, tray: TrayApp
+) -> None:
+    """F2 in the overlay: the always-on-top overlay hides first, then Settings shows."""
+    from PySide6.QtCore import Qt
+
+    overlay = tray.controller.window
+    tray.controller.show_overlay()
+    assert overlay.isVisible()
+    qtbot.keyClick(overlay.input, Qt.Key.Key_F2)
+    qtbot.waitUntil(lambda: "settings" in tray.windows and tray.windows["settings"].isVisible())
+    assert not overlay.isVisible()
 
 
 def test_ctrl_c_is_not_a_failure(qtbot, tray: TrayApp) -> None:
