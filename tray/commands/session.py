@@ -7,10 +7,11 @@ import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
+    from termwise.agent.base.types import SessionContext
     from termwise.tray.ipc.client import ContextReply, HostClient
 
 SHELL_CHOICES = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
@@ -247,27 +248,18 @@ def cmd_context(args: argparse.Namespace) -> int:
     return 0
 
 
-def _session_context(reply: ContextReply) -> Any:
-    from termwise.agent.base.types import Block, SessionContext
+def _session_context(reply: ContextReply) -> SessionContext:
+    from termwise.agent.suggest.flows import block_from_json, session_context
 
     info = reply.session
-    return SessionContext(
-        blocks=[
-            Block(
-                command=b["command"],
-                output=b["output"],
-                exit_code=b["exit_code"],
-                cwd=b["cwd"],
-                started=b["started"],
-                ended=b["ended"],
-            )
-            for b in reply
-        ],
+    return session_context(
+        [block_from_json(b) for b in reply],
         shell=str(info.get("shell", "bash")),
         cwd=info.get("cwd"),
-        os_name=reply.os_name,
         session_id=info.get("id"),
-        screen_text="" if reply.has_marks else reply.screen_text,
+        os_name=reply.os_name,
+        has_marks=reply.has_marks,
+        screen_text=reply.screen_text,
     )
 
 

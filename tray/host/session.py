@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from termwise.agent.base.types import RunOutcome, SessionContext
+from termwise.agent.suggest.flows import session_context
 from termwise.tray.host.errors import CommandRefused, SessionEnded
 from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
@@ -416,12 +417,13 @@ class Session:
 
     def context(self, n: int = 5) -> SessionContext:
         """What a suggestion turn needs to know about this session."""
-        return SessionContext(
-            blocks=[b.to_agent_block() for b in self.blocks(n)],
+        return session_context(
+            [b.to_agent_block() for b in self.blocks(n)],
             shell=self.shell,
             cwd=self.cwd,
-            os_name=platform.system(),
             session_id=self.id,
+            os_name=platform.system(),
+            has_marks=self.has_marks,
             screen_text="" if self.has_marks else self.screen_text(),
         )
 

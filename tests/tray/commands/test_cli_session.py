@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.tools import params
 from tests.tray.serve_support import (
     ServeProcess,
     commands,
@@ -31,7 +31,7 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
     yield from serve_fixture(termwise_home)
 
 
-SHELLS = [s for s in ("bash", "zsh") if shutil.which(s)]
+SHELLS = params("bash", "zsh")
 ALT_PROGRAM = "tput smcup; echo ALT-SCREEN-$((40 + 2)); sleep 0.2; tput rmcup"
 
 
