@@ -146,9 +146,17 @@ def report(cases: list[dict[str, Any]], answers: list[list[str]]) -> tuple[int, 
         else:
             misses.append(f"  {case['rule']:32s} {case['script']!r} -> {case['expected'][0]!r}")
     total = sum(hits.values())
+    strict = sum(
+        " ".join(case["expected"][0].split()) in {" ".join(c.split()) for c in commands[:TOP]}
+        for case, commands in zip(cases, answers, strict=True)
+    )
     print(
         f"\nthefuck rule tests: top-{TOP} hit rate {total}/{len(cases)} = "
         f"{100 * total / len(cases):.1f} %"
+    )
+    print(
+        f"  (strict: thefuck's first expected command in the top {TOP}: {strict}/{len(cases)} = "
+        f"{100 * strict / len(cases):.1f} %)"
     )
     for cat in sorted(per, key=lambda c: -per[c]):
         print(f"  {cat:24s} {hits[cat]:4d}/{per[cat]:<4d} {100 * hits[cat] / per[cat]:5.1f} %")

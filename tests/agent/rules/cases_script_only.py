@@ -63,6 +63,8 @@ CASES = [
     # Typed on a Greek or Hebrew layout.
     T("ψδ /τμπ", "", "cd /tmp"),
     T("עןא דאשאוד", "", "git status"),
+    T("햣 ㄴㅅㅁ션", "zsh: command not found: 햣", "git status"),
+    T("녀애 ㅣㄴ", "", "sudo ls"),
     T("sort -h", "", "sort --help"),
     T("whois api.staging.example.com", "", "whois staging.example.com"),
     T("npm npm install", "", "npm install"),
