@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
