@@ -21,6 +21,7 @@ from termwise.agent.base.types import SessionContext, Verdict
 from termwise.agent.llm.base import LlmClient
 from termwise.agent.llm.factory import make_client
 from termwise.agent.safety import classify
+from termwise.agent.safety.approval_flow import approval_request, settle
 from termwise.agent.safety.approvals import ApprovalStore
 from termwise.agent.suggest.flows import explain, follow_up
 from termwise.agent.suggest.turn import SuggestTurn
@@ -353,18 +354,17 @@ class OverlayController(QObject):
             self._ask(session, command, verdict)
 
     def _ask(self, session: SessionView, command: str, verdict: Verdict) -> None:
-        dialog = ApprovalDialog(command, verdict, self.window)
+        request = approval_request(command, session.shell, verdict)
+        dialog = ApprovalDialog(request, self.window)
         self.dialog = dialog
 
-        def answered(choice: str) -> None:
+        def answered(answer: str) -> None:
             self.dialog = None
-            if choice == "cancel":
-                return
-            self.approvals.record(command, session.shell, choice)
-            if choice == "deny":
-                self._blocked(command)
-            else:
+            settled = settle(self.approvals, request, answer)
+            if settled.runs:
                 self._run(session, command)
+            elif settled.remembered == "deny":
+                self._blocked(command)
 
         dialog.chosen.connect(answered)
         dialog.open()

@@ -116,7 +116,7 @@ def _dest_dir(c: Case) -> str | None:
         return None
     dest = words[-1]
     if dest.endswith(("/", "\\")):
-        return dest.rstrip("/\\")
+        return dest  # as typed: `mkdir -p bar/` is what the user would write
     return _dirname(dest) or None
 
 
@@ -124,11 +124,17 @@ def _dest_dir(c: Case) -> str | None:
 def copy_missing_dir(c: Case) -> list[str]:
     if not c.is_app("cp", "mv", "touch", "Copy-Item", "copy-item", "move-item", "copy", "move"):
         return []
-    if not re.search(
+    said = re.search(
         r"cannot (?:create regular file|move|touch|stat) .*(?:No such file or directory|Not a directory)"
-        r"|Could not find a part of the path|directory .* does not exist|The system cannot find the path",
+        r"|Could not find a part of the path|directory .* does not exist|The system cannot find the path"
+        r"|^(?:touch|cp|mv): \S+: No such file or directory",
         c.output,
-    ):
+        re.M,
+    )
+    # A bare "No such file or directory" counts when the destination is clearly a folder.
+    words = [a for a in c.args if not a.startswith("-")]
+    bare = "no such file or directory" in c.lower and len(words) >= 2 and words[-1][-1:] in "/\\"
+    if not said and not bare:
         return []
     if c.is_app("touch"):
         words = [a for a in c.args if not a.startswith("-")]

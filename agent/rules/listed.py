@@ -137,10 +137,26 @@ def prove_recursive(c: Case) -> list[str]:
 
 @rule("open_url_or_new_file", "No such file: it may be a web address, or a file to create.", 8)
 def open_url(c: Case) -> list[str]:
-    if not c.is_app("open", "xdg-open", "gnome-open", "kde-open", "start", "Start-Process"):
+    openers = (
+        "open",
+        "xdg-open",
+        "gnome-open",
+        "kde-open",
+        "start",
+        "start-process",
+        "invoke-item",
+        "ii",
+    )
+    if c.app.lower() not in openers:
         return []
-    m = c.search(r"(?:The file|file) (\S+) does not exist|(\S+): No such file or directory")
-    printed = (m.group(1) or m.group(2)) if m else ""
+    m = c.search(
+        r"(?:The file|file) (\S+) does not exist|(\S+): No such file or directory"
+        r"|[Cc]annot find (?:the file|path) (?:'([^'\n]+)'|(\S+?)\.?(?:\s|$))"
+    )
+    printed = next((g for g in m.groups() if g), "") if m else ""
+    if m and printed in ("specified", "") and c.windows:
+        printed = next((a for a in c.args if not a.startswith("-")), "")
+    printed = printed.replace("\\", "/")
     # macOS prints the absolute path: `The file /Users/me/foo.io does not exist.`
     target = (
         next(
@@ -157,8 +173,13 @@ def open_url(c: Case) -> list[str]:
     if not target:
         return []
     m = re.fullmatch(r"(?:www\.)?[\w-]+(?:\.[\w-]+)*\.([a-z]{2,})(?:/\S*)?", target, re.I)
-    create = [c.then(f"touch {target}", c.script), c.then(f"mkdir {target}", c.script)]
+    if c.windows:
+        create = []  # `start` opens what exists; creating an empty file is rarely what was meant
+    else:
+        create = [c.then(f"touch {target}", c.script), c.then(f"mkdir {target}", c.script)]
     if m and m.group(1).lower() not in _FILE_TYPES:
+        if c.app.lower() in ("invoke-item", "ii"):
+            return [f"Start-Process http://{target}"]  # Invoke-Item opens paths, not addresses
         return [c.replace_arg(target, f"http://{target}"), *create]
     return create
 

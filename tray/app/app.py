@@ -9,12 +9,13 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon, QWidget
 from termwise.agent.base.config import load_config
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.errors import ConfigError
@@ -27,6 +28,12 @@ from termwise.tray.app.single_instance import SingleInstance, forward, server_na
 from termwise.tray.app.tray_icon import TrayIcon, load_icon
 from termwise.tray.errors import TrayError
 
+if TYPE_CHECKING:
+    from termwise.agent.llm.base import LlmClient
+    from termwise.tray.host.events import HostEvent
+    from termwise.tray.host.host import SessionHost
+    from termwise.tray.ipc.server import IpcServer
+
 log = logging.getLogger("termwise.tray")
 
 EXIT_OK = 0
@@ -35,6 +42,13 @@ EXIT_FAILURE = 1
 # checked a bounded number of times, then never again (no idle wake-ups).
 GEOMETRY_CHECK_MS = 100
 GEOMETRY_CHECKS = 100
+
+
+@runtime_checkable
+class Retranslatable(Protocol):
+    """A window that re-reads its texts after a language switch."""
+
+    def retranslate(self) -> None: ...
 
 
 class ErrorRelay(QObject):
@@ -49,7 +63,7 @@ class TrayApp(QObject):
     finished = Signal()  # everything is shut down; the event loop may end
 
     def __init__(
-        self, app: QApplication, config: Config, paths: Paths, host: Any, ipc: Any
+        self, app: QApplication, config: Config, paths: Paths, host: SessionHost, ipc: IpcServer
     ) -> None:
         super().__init__()
         from termwise.agent.chat.memory_link import MemoryLink
@@ -126,7 +140,7 @@ class TrayApp(QObject):
                         "geometry": [rect.x(), rect.y(), rect.width(), rect.height()],
                         "tray_available": self.icon.tray.isSystemTrayAvailable(),
                         "hotkey": self.config.hotkey.combo if self.hotkey.backend else None,
-                        "ipc": getattr(self.ipc, "address", None),
+                        "ipc": self.ipc.address,
                     }
                 },
             )
@@ -190,7 +204,7 @@ class TrayApp(QObject):
         m.open_logs.connect(self.open_logs)
         m.quit.connect(self.request_quit)
 
-    def _on_activated(self, reason: Any) -> None:
+    def _on_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
         if reason == self.icon.tray.ActivationReason.Trigger:
             self.controller.show_overlay()
 
@@ -218,7 +232,7 @@ class TrayApp(QObject):
     def open_logs(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.paths.log_dir)))
 
-    def _show_window(self, name: str, make: Any) -> QWidget | None:
+    def _show_window(self, name: str, make: Callable[[], QWidget]) -> QWidget | None:
         window = self.windows.get(name)
         if window is None:
             try:
@@ -271,6 +285,9 @@ class TrayApp(QObject):
         self.controller.apply_config(config)
         _apply_theme(self.app, config)
         self.menu.retranslate()
+        for window in self.windows.values():  # every open window, in the new language
+            if isinstance(window, Retranslatable):
+                window.retranslate()
         self.nudge.enabled = config.ui.failure_nudge
         self.nudge.hotkey = config.hotkey.combo
         if (old.hotkey.combo, old.hotkey.enabled) != (config.hotkey.combo, config.hotkey.enabled):
@@ -297,7 +314,7 @@ class TrayApp(QObject):
         self.open_settings("hotkey")
 
     # host events (reader threads) -------------------------------------------------------
-    def _on_host_event(self, event: Any) -> None:
+    def _on_host_event(self, event: HostEvent) -> None:
         from termwise.tray.host.events import BlockFinished, SessionEnded
 
         try:
@@ -359,7 +376,9 @@ def _tr(text: str, **fields: object) -> str:
     return tr(text, **fields)
 
 
-def _safe_client(make_client: Any, config: Config) -> Any:
+def _safe_client(
+    make_client: Callable[[Config], LlmClient | None], config: Config
+) -> LlmClient | None:
     try:
         return make_client(config)
     except Exception as exc:  # a broken provider must not stop the tray; memory works offline
@@ -399,7 +418,7 @@ def _install_signal_quit(tray: TrayApp) -> None:
 
 def _config(paths: Paths) -> tuple[Config, list[str]]:
     try:
-        loaded = load_config(paths.config_file)
+        loaded = load_config(paths.config_file, repair=True)
     except ConfigError as exc:
         return Config(), [str(exc)]
     problems = list(loaded.problems)
@@ -429,13 +448,16 @@ def main(args: argparse.Namespace) -> int:
 
     config, problems = _config(paths)
     from termwise.tray.host.host import SessionHost
+    from termwise.tray.host.ledger import keep_ledger
     from termwise.tray.ipc.server import IpcServer
     from termwise.tray.ipc.transport import AddressInUse
 
     host = SessionHost(config, paths)
     ipc = IpcServer(host, paths)
+    ledger = keep_ledger(host, paths.runtime_dir)
+    ipc.notice = ledger.lost_notice
     try:
-        ipc.address = ipc.start()  # type: ignore[attr-defined]
+        ipc.start()
     except AddressInUse as exc:
         host.shutdown()
         instance.close()
@@ -459,6 +481,8 @@ def main(args: argparse.Namespace) -> int:
     tray.start()
     for problem in problems:
         tray.icon.notify(_tr("Config problem"), problem, error=True)
+    if ledger.lost_notice:
+        tray.icon.notify("Termwise", ledger.lost_notice, error=True)
     if config.ui.start_at_login:
         _write_autostart(tray)
     log.info("Termwise running (pid %d); hotkey %s", os.getpid(), describe(config.hotkey.combo))
@@ -466,6 +490,7 @@ def main(args: argparse.Namespace) -> int:
         code = app.exec()
     finally:
         tray.quit_now()
+        ledger.close()
         instance.close()
         sys.excepthook = sys.__excepthook__
     return int(code)

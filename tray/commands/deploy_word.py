@@ -18,13 +18,14 @@ import sys
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from termwise.agent.base.config_schema import Config
     from termwise.agent.base.paths import Paths
     from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Plan
+    from termwise.agent.safety.approval_flow import ApprovalRequest
 
 log = logging.getLogger(__name__)
 
@@ -134,8 +135,18 @@ def _verdict(command: str, shell: str) -> Verdict:
 
 
 def _ask_up_front(plan: Plan, paths: Paths, out: TextIO, read_line: Any) -> list[str] | None:
-    """Commands approved now for the run (policy first, then the user); None if one is refused."""
+    """Commands approved now for the run (policy first, then the user); None if one is refused.
+
+    The questions are the one approval flow's: Enter, EOF or Ctrl+C deny (this time only).
+    """
+    from termwise.agent.safety.approval_flow import (
+        answer_from_text,
+        approval_request,
+        settle,
+        terminal_prompt,
+    )
     from termwise.agent.safety.approvals import ApprovalStore
+    from termwise.tray.commands.deploy_render import approval_text
 
     store = ApprovalStore(paths.approvals_file)
     approved: list[str] = []
@@ -149,15 +160,16 @@ def _ask_up_front(plan: Plan, paths: Paths, out: TextIO, read_line: Any) -> list
             if decision == "deny":
                 out.write(f"termwise: your approval policy denies `{command}`\n")
                 return None
-            reasons = "; ".join(verdict.reasons) or "no reason given"
-            out.write(f"step {step.number}: {command}\n  {verdict.level.upper()}: {reasons}\n")
-            try:
-                answer = read_line("Allow it? [y] once · [a] always · [N] no: ").strip().lower()
-            except (EOFError, KeyboardInterrupt):
-                return None
-            if answer in ("a", "always"):
-                store.record(command, plan.shell, "always")
-            elif answer not in ("y", "yes"):
+            request = approval_request(command, plan.shell, verdict)
+            out.write(f"step {step.number}:\n{approval_text(request)}\n")
+            answer = None
+            while answer is None:
+                try:
+                    line: str | None = read_line("  " + terminal_prompt(request))
+                except (EOFError, KeyboardInterrupt):
+                    line = None
+                answer = answer_from_text(request, line)
+            if not settle(store, request, answer).runs:
                 return None
             approved.append(command)
     return approved
@@ -234,9 +246,9 @@ def run_here(paths: Paths, session: str, nonce: str, data: dict[str, Any]) -> st
     config: Config = load_config(paths.config_file).config
     client = make_client(config)
 
-    def ask(command: str, verdict: Verdict) -> Literal["once", "deny"]:
+    def ask(request: ApprovalRequest) -> str:
         # Nobody can be asked any more: only what was approved before the prompt came back.
-        return "once" if command in approved else "deny"
+        return "once" if request.command in approved else "deny"
 
     with HostClient(paths) as host:
         runner = configured_runner(

@@ -74,4 +74,65 @@ CASES = [
         "The file /Users/me/notes.md does not exist.\n",
         "touch notes.md && open notes.md",
     ),
+    # Package managers that name the right verb or a dependency.
+    T(
+        "brew install node@20 yarn",
+        "Warning: node@20 20.11.0 is already installed and up-to-date.\n"
+        "To reinstall 20.11.0, run:\n  brew reinstall node@20\n",
+        "brew reinstall node@20",
+    ),
+    T(
+        "brew update wget",
+        "Error: This command updates brew itself, and does not take formula names.\n"
+        "Use `brew upgrade wget` instead.\n",
+        "brew upgrade wget",
+    ),
+    T(
+        "brew install ntfs-3g",
+        "ntfs-3g: MacfuseRequirement unsatisfied!\n\nYou can install with Homebrew-Cask:\n"
+        "  brew install --cask macfuse\n\nError: An unsatisfied requirement failed this build.\n",
+        "brew install --cask macfuse && brew install ntfs-3g",
+    ),
+    T("choco install vlc -y", "", "choco install vlc.install -y", shell="powershell"),
+    T(
+        "cinst 7zip",
+        "7zip not installed. The package was not found with the source(s) listed.\n",
+        "cinst 7zip.install",
+        shell="cmd",
+        first=False,
+    ),
+    # Files: BSD messages, a destination folder that does not exist yet.
+    T(
+        "touch logs/2024/app.log",
+        "touch: logs/2024/app.log: No such file or directory\n",
+        "mkdir -p logs/2024 && touch logs/2024/app.log",
+    ),
+    T(
+        "mv build.zip releases/",
+        "mv: rename build.zip to releases/: No such file or directory\n",
+        "mkdir -p releases/ && mv build.zip releases/",
+    ),
+    # Silent failures where the first word cannot have run, or the script is not executable.
+    T("./deploy.sh --dry-run", "", "chmod +x deploy.sh && ./deploy.sh --dry-run", exit_code=126),
+    T("./manage.py check", "", "python3 ./manage.py check", exit_code=126, first=False),
+    T("mangrep", "", "man grep", exit_code=None),
+    T(
+        "hostscli block facebok",
+        "No Domain list found for website: facebok\n\n"
+        "type `hostscli websites` to see a list of websites that you can block/unblock\n",
+        "hostscli websites",
+    ),
+    # Windows: opening an address that is not a file.
+    T(
+        "Invoke-Item example.org",
+        "Invoke-Item : Cannot find path 'C:\\Users\\me\\example.org' because it does not exist.\n",
+        "Start-Process http://example.org",
+        shell="powershell",
+    ),
+    T(
+        "start docs.python.org",
+        "The system cannot find the file docs.python.org.\n",
+        "start http://docs.python.org",
+        shell="cmd",
+    ),
 ]

@@ -46,6 +46,7 @@ CASES = [
     T("javac Main", "", "javac Main.java"),
     T("python manage", "", "python manage.py"),
     T("go run main", "", "go run main.go"),
+    T("py manage runserver", "", "py manage.py runserver", shell="powershell"),
     T("ln shared/config current", "", "ln -s shared/config current"),
     T("sudo ln /opt/app/bin /usr/local/app", "", "sudo ln -s /opt/app/bin /usr/local/app"),
     T("mkdir build/out/logs", "", "mkdir -p build/out/logs"),
@@ -63,6 +64,8 @@ CASES = [
     # Typed on a Greek or Hebrew layout.
     T("ψδ /τμπ", "", "cd /tmp"),
     T("עןא דאשאוד", "", "git status"),
+    T("햣 ㄴㅅㅁ션", "zsh: command not found: 햣", "git status"),
+    T("녀애 ㅣㄴ", "", "sudo ls"),
     T("sort -h", "", "sort --help"),
     T("whois api.staging.example.com", "", "whois staging.example.com"),
     T("npm npm install", "", "npm install"),
@@ -74,5 +77,14 @@ CASES = [
         'Error response from daemon: conflict: unable to remove repository reference "web:old"'
         " (must force) - image\n  is being used by stopped container 0a1b2c3d4e5f\n",
         "docker container rm -f 0a1b2c3d4e5f && docker rmi web:old",
+    ),
+    # Windows: an empty listing may hide hidden items.
+    T("Get-ChildItem .config", "", "Get-ChildItem -Force .config", shell="powershell", exit_code=0),
+    T("dir build", "", "dir /a build", shell="cmd", exit_code=0),
+    T(
+        "cd releases\\v2",
+        "The system cannot find the path specified.\n",
+        "mkdir releases\\v2 && cd releases\\v2",
+        shell="cmd",
     ),
 ]

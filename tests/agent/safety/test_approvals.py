@@ -239,3 +239,46 @@ def test_very_long_commands_need_an_exact_entry(path: Path) -> None:
     assert store.decide(long_command, "bash", CONFIRM) == "ask"
     store.record(long_command, "bash", "always")
     assert store.decide(long_command, "bash", CONFIRM) == "allow"
+
+
+def test_a_file_from_a_newer_termwise_is_refused_never_overwritten(path: Path) -> None:
+    """`version: 999` was once overwritten with no copy; now it is left alone and nothing is allowed by it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = "version: 999\nentries:\n  - {pattern: 'git push *', shell: '*', choice: always}\n"
+    path.write_text(original)
+    store = ApprovalStore(path)
+    assert store.decide("git push origin main", "bash", CONFIRM) == "ask"
+    assert any("newer Termwise" in p for p in store.problems)
+    with pytest.raises(ApprovalError, match="newer Termwise"):
+        store.record("git push origin main", "bash", "always")
+    assert path.read_text() == original
+    assert [p.name for p in path.parent.glob("approvals.yaml.*")] in ([], ["approvals.yaml.lock"])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "allowed", "dangerous"),
+    [
+        ("aws s3 *", "aws s3 cp a.txt s3://bucket/", "aws s3 rm s3://bucket --recursive"),
+        ("kubectl delete *", "kubectl delete pod web-1", "kubectl delete namespace prod"),
+        ("git stash *", "git stash push", "git stash drop"),
+        ("git checkout *", "git checkout main", "git checkout -- src/app.py"),
+        (
+            "python3 -c *",
+            "python3 -c 'print(1)'",
+            "python3 -c 'import shutil; shutil.rmtree(\"/srv\")'",
+        ),
+        ("rm -rf *", "rm -rf /tmp/build", "rm -rf /tmp/../home"),
+        ("*", "terraform apply", "terraform destroy"),
+    ],
+)
+def test_broad_pattern_never_allows_the_dangerous_edge(
+    path: Path, pattern: str, allowed: str, dangerous: str
+) -> None:
+    """A saved wildcard covers the everyday command but still asks for the destructive one."""
+    store = ApprovalStore(path)
+    store.record(allowed, "bash", "always", pattern=pattern)
+    assert classify(allowed).level == "confirm"
+    assert store.decide(allowed, "bash", classify(allowed)) == "allow"
+    verdict = classify(dangerous)
+    assert verdict.level == "dangerous", verdict
+    assert store.decide(dangerous, "bash", verdict) == "ask"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import Paths, resolve_paths
@@ -199,6 +200,33 @@ def test_hotkey_failure_opens_settings_at_the_hotkey(qtbot, tray: TrayApp, caplo
     )
 
 
+def test_a_hotkey_another_program_holds_is_notified_and_settings_opens_at_it(
+    qtbot, tray: TrayApp, caplog
+) -> None:
+    """Another X client grabbed the combination: the tray says it is taken, focus goes to the
+    hotkey field of Settings."""
+    from Xlib import XK, X
+    from Xlib.display import Display
+
+    caplog.set_level(logging.INFO)
+    other = Display()
+    keycode = other.keysym_to_keycode(XK.string_to_keysym("F11"))
+    other.screen().root.grab_key(keycode, X.ControlMask | X.Mod1Mask, False, 1, 1)
+    other.sync()
+    try:
+        assert not tray.hotkey.register("ctrl+alt+F11")
+        qtbot.waitUntil(lambda: "settings" in tray.windows, timeout=5000)
+        field = tray.windows["settings"].fields["hotkey"]
+        qtbot.waitUntil(lambda: field.hasFocus(), timeout=5000)
+        assert any(
+            "Hotkey not available" in r.getMessage()
+            and "Ctrl+Alt+F11 is taken by another program" in r.getMessage()
+            for r in caplog.records
+        )
+    finally:
+        other.close()
+
+
 def test_settings_apply_live(qtbot, tray: TrayApp, paths: Paths) -> None:
     """Applied settings take effect without a restart: start at login written, nudge text uses the new hotkey."""
     config = _config_no_hotkey(start_at_login=True)
@@ -309,11 +337,16 @@ def test_a_serve_host_already_running_is_reported(qapp, paths: Paths, capsys) ->
 
 
 def test_config_problems_name_file_and_line(paths: Paths) -> None:
-    """A broken config is reported with file:line and the defaults take over."""
-    paths.config_file.write_text("hotkey:\n  combo: [1, 2]\n")
+    """A bad value is reported with file:line and skipped; an unreadable file is kept aside."""
+    paths.config_file.write_text("hotkey:\n  combo: [1, 2]\nui:\n  theme: dark\n")
+    config, problems = _config(paths)
+    assert config.hotkey.combo == Config().hotkey.combo and config.ui.theme == "dark"
+    assert any(f"{paths.config_file}:2" in p for p in problems)
+    assert not any("kept as" in p for p in problems)
+    paths.config_file.write_text("hotkey: [unclosed\n")
     config, problems = _config(paths)
     assert config == Config()
-    assert any(f"{paths.config_file}:2" in p for p in problems)
+    assert any(f"{paths.config_file}:" in p for p in problems)
     assert any("kept as" in p for p in problems)
 
 
@@ -368,6 +401,44 @@ def test_language_switch_reaches_the_tray_menu(tray: TrayApp) -> None:
     finally:
         tray.apply_config(_config_no_hotkey(language="en"))
     assert tray.menu.quit_action.text() == "Quit"
+
+
+def test_language_and_theme_switch_live_in_every_open_window(qtbot, tray: TrayApp) -> None:
+    """Memory, deploy and settings windows that are open take 简体中文 and the dark palette at once."""
+    from termwise.overlay.theme import DARK
+
+    tray.open_memory()
+    tray.open_deploy()
+    tray.open_settings("")
+    try:
+        tray.apply_config(_config_no_hotkey(language="zh_CN", theme="dark"))
+        memory, deploy, settings = (tray.windows[n] for n in ("memory", "deploy", "settings"))
+        assert memory.windowTitle() == "Termwise 记忆" and memory.save_button.text() == "保存"
+        assert deploy.windowTitle() == "从仓库部署" and deploy.plan_button.text() == "计划"
+        assert settings.labels["Hotkey"].text() != "Hotkey"
+        assert settings.isVisible() and memory.isVisible() and deploy.isVisible()
+        window_colour = tray.app.palette().color(QPalette.ColorRole.Window).name()
+        assert window_colour == DARK.background
+        qtbot.waitUntil(
+            lambda: memory.palette().color(QPalette.ColorRole.Window).name() == DARK.background
+        )
+    finally:
+        tray.apply_config(_config_no_hotkey(language="en"))
+    assert tray.windows["memory"].windowTitle() == "Termwise memory"
+
+
+def test_settings_from_the_overlay_open_on_top_with_the_overlay_hidden(
+    qtbot, tray: TrayApp
+) -> None:
+    """F2 in the overlay: the always-on-top overlay hides first, then Settings shows."""
+    from PySide6.QtCore import Qt
+
+    overlay = tray.controller.window
+    tray.controller.show_overlay()
+    assert overlay.isVisible()
+    qtbot.keyClick(overlay.input, Qt.Key.Key_F2)
+    qtbot.waitUntil(lambda: "settings" in tray.windows and tray.windows["settings"].isVisible())
+    assert not overlay.isVisible()
 
 
 def test_ctrl_c_is_not_a_failure(qtbot, tray: TrayApp) -> None:

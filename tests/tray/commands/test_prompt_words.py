@@ -179,7 +179,8 @@ def test_r_on_a_dangerous_suggestion_asks_first(words: Words) -> None:
     words.keys(target, "2")
     words.keys(target, "r")
     screen = words.tmux.wait_for(target, "Run it?")
-    assert "DANGEROUS" in screen and "rm-recursive-force" in screen
+    assert "dangerous" in screen.lower() and "rm-recursive-force" in screen
+    assert "Always allow" not in screen and "Deny (Enter)" in screen
     words.tmux.type(target, "n")
     words.tmux.wait_for(target, "termwise: not run")
     assert wait_until(lambda: words.commands(sid)[-1] == "?? list big files", 10)
@@ -264,7 +265,7 @@ def test_deploy_word_streams_the_plan_then_runs_it_in_this_session(words: Words)
     screen = words.tmux.wait_for(target, "Run it here step by step?")
     assert "Say it is deployed" in screen and "echo deployed-ok" in screen
     words.tmux.type(target, "r")
-    screen = words.tmux.wait_for(target, "Allow it?")
+    screen = words.tmux.wait_for(target, "Run it?")
     assert "rm -rf ./build" in screen
     words.tmux.type(target, "y")
     words.tmux.wait_for(target, "once the prompt is back")
@@ -288,7 +289,7 @@ def test_deploy_word_refused_runs_nothing(words: Words) -> None:
     words.tmux.type(target, f"deploy {project}")
     words.tmux.wait_for(target, "Run it here step by step?")
     words.tmux.type(target, "r")
-    words.tmux.wait_for(target, "Allow it?")
+    words.tmux.wait_for(target, "Run it?")
     words.tmux.type(target, "n")
     words.tmux.wait_for(target, "termwise: not run")
     assert wait_until(lambda: words.commands(sid)[-1] == f"deploy {project}", 10)
