@@ -17,7 +17,7 @@ from termwise.agent.deploy.sources import RepoSnapshot
 from termwise.agent.deploy.step_parser import StepParser, StepProblem
 from termwise.agent.llm.base import LlmClient, LlmError, Message
 from termwise.agent.privacy.redact import redact
-from termwise.agent.suggest.context import estimate_tokens
+from termwise.agent.suggest.context import data_note, estimate_tokens, fence
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def build_plan_prompt(
             "Nothing of the repository was read: plan from what you know of this project, "
             "start with getting its code, and say in the notes what you are unsure of."
         )
-    parts = ["\n".join(head)]
+    parts = ["\n".join(head), data_note("Files read from the repository")]
     parts.append(_section("Target shell", shell))
     if workdir:
         parts.append(
@@ -129,10 +129,10 @@ def build_plan_prompt(
         share = max(200, left // (2 * max(1, len(snap.files))))
         body = _cut_to(text, share)
         left -= estimate_tokens(body) + 10
-        manifests.append(_section(f"File {name}", f"```\n{body.rstrip()}\n```"))
+        manifests.append(_section(f"File {name}", fence(body.rstrip())))
     if snap.readme:
         readme = _cut_to(snap.readme, max(200, left))
-        manifests.insert(0, _section(f"README ({snap.readme_name or 'README'})", readme))
+        manifests.insert(0, _section(f"README ({snap.readme_name or 'README'})", fence(readme)))
     user = "\n".join([fixed, *manifests])
     found: list[str] = []
     if config.privacy.redact:

@@ -418,7 +418,7 @@ def _install_signal_quit(tray: TrayApp) -> None:
 
 def _config(paths: Paths) -> tuple[Config, list[str]]:
     try:
-        loaded = load_config(paths.config_file)
+        loaded = load_config(paths.config_file, repair=True)
     except ConfigError as exc:
         return Config(), [str(exc)]
     problems = list(loaded.problems)
@@ -448,11 +448,14 @@ def main(args: argparse.Namespace) -> int:
 
     config, problems = _config(paths)
     from termwise.tray.host.host import SessionHost
+    from termwise.tray.host.ledger import keep_ledger
     from termwise.tray.ipc.server import IpcServer
     from termwise.tray.ipc.transport import AddressInUse
 
     host = SessionHost(config, paths)
     ipc = IpcServer(host, paths)
+    ledger = keep_ledger(host, paths.runtime_dir)
+    ipc.notice = ledger.lost_notice
     try:
         ipc.start()
     except AddressInUse as exc:
@@ -478,6 +481,8 @@ def main(args: argparse.Namespace) -> int:
     tray.start()
     for problem in problems:
         tray.icon.notify(_tr("Config problem"), problem, error=True)
+    if ledger.lost_notice:
+        tray.icon.notify("Termwise", ledger.lost_notice, error=True)
     if config.ui.start_at_login:
         _write_autostart(tray)
     log.info("Termwise running (pid %d); hotkey %s", os.getpid(), describe(config.hotkey.combo))
@@ -485,6 +490,7 @@ def main(args: argparse.Namespace) -> int:
         code = app.exec()
     finally:
         tray.quit_now()
+        ledger.close()
         instance.close()
         sys.excepthook = sys.__excepthook__
     return int(code)

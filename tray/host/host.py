@@ -73,6 +73,11 @@ class SessionHost:
         self._own_pid = os.getpid()
         self._input_newest = True  # no foreground sighting since the last input was ordered
 
+    def skip_ids_below(self, next_id: int) -> None:
+        """Number new sessions from `next_id` on (ids a crashed host handed out stay unused)."""
+        with self._lock:
+            self._next_id = max(self._next_id, next_id)
+
     # sessions ------------------------------------------------------------------------
     def create(
         self,

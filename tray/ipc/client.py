@@ -177,7 +177,11 @@ class HostClient:
         return int(self._request("ping")["pid"])
 
     def sessions(self) -> list[dict[str, Any]]:
-        return list(self._request("sessions")["sessions"])
+        return list(self.sessions_reply()["sessions"])
+
+    def sessions_reply(self) -> dict[str, Any]:
+        """The sessions plus the host's `notice` (e.g. that a crashed host lost sessions)."""
+        return self._request("sessions")
 
     def create(
         self,

@@ -100,6 +100,7 @@ class IpcServer:
         self._accept_thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._conns: set[transport.Stream] = set()
+        self.notice: str | None = None  # told to `termwise sessions` (a crashed predecessor)
         self._authenticated = 0
         self._pending: dict[int | None, int] = {}  # peer pid (None: unknown) -> handshakes
         self._ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -281,11 +282,14 @@ class IpcServer:
 
     def _op_sessions(self, request: dict[str, Any]) -> dict[str, Any]:
         active = self._active_id()
-        return {
+        reply: dict[str, Any] = {
             "ok": True,
             "active": active,
             "sessions": [session_info(s, active) for s in self.host.list()],
         }
+        if self.notice:
+            reply["notice"] = self.notice
+        return reply
 
     def _op_create(self, request: dict[str, Any]) -> dict[str, Any]:
         env = request.get("env") or {}
