@@ -352,11 +352,29 @@ RULES: list[TokenRule] = [
 
 
 _compiled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] | None = None
+_LEADING_LITERAL = re.compile(r"^\\b((?:[A-Za-z0-9_-]|\\\.)+)")
+
+
+def fast_form(pattern: str) -> str:
+    """`\\bghp_…` → `ghp_(?<=\\bghp_)…`: same matches, but the regex engine can jump to the
+    literal prefix instead of trying the word boundary at every position (about 8x faster)."""
+    m = _LEADING_LITERAL.match(pattern)
+    if not m:
+        return pattern
+    prefix = m.group(1)
+    rest = pattern[m.end() :]
+    if rest[:1] in ("{", "?", "*", "+"):  # a quantifier binds to the last literal character
+        prefix, rest = prefix[:-1], prefix[-1] + rest
+        if prefix.endswith("\\"):
+            prefix, rest = prefix[:-1], "\\" + rest
+    if len(prefix.replace("\\", "")) < 2:
+        return pattern
+    return f"{prefix}(?<=\\b{prefix}){rest}"
 
 
 def compiled_rules() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
     """The rules compiled once, on first use (nothing compiles at import time)."""
     global _compiled
     if _compiled is None:
-        _compiled = [(r.kind, re.compile(r.pattern, r.flags), r.needs) for r in RULES]
+        _compiled = [(r.kind, re.compile(fast_form(r.pattern), r.flags), r.needs) for r in RULES]
     return _compiled
