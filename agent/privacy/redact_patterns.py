@@ -351,7 +351,10 @@ RULES: list[TokenRule] = [
 ]
 
 
-_compiled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] | None = None
+# (kind, compiled pattern) in order; for each needle the indexes of the rules that need it;
+# the indexes of rules that run always.
+Compiled = tuple[list[tuple[str, re.Pattern[str]]], dict[str, tuple[int, ...]], tuple[int, ...]]
+_compiled: Compiled | None = None
 _LEADING_LITERAL = re.compile(r"^\\b((?:[A-Za-z0-9_-]|\\\.)+)")
 
 
@@ -372,9 +375,16 @@ def fast_form(pattern: str) -> str:
     return f"{prefix}(?<=\\b{prefix}){rest}"
 
 
-def compiled_rules() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
-    """The rules compiled once, on first use (nothing compiles at import time)."""
+def compiled_rules() -> Compiled:
+    """The rules compiled once, on first use (nothing compiles at import time), indexed by the
+    needles that must occur for each to run."""
     global _compiled
     if _compiled is None:
-        _compiled = [(r.kind, re.compile(fast_form(r.pattern), r.flags), r.needs) for r in RULES]
+        rules = [(r.kind, re.compile(fast_form(r.pattern), r.flags)) for r in RULES]
+        by_needle: dict[str, list[int]] = {}
+        for i, r in enumerate(RULES):
+            for n in r.needs:
+                by_needle.setdefault(n, []).append(i)
+        always = tuple(i for i, r in enumerate(RULES) if not r.needs)
+        _compiled = (rules, {n: tuple(v) for n, v in by_needle.items()}, always)
     return _compiled
