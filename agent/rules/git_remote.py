@@ -197,7 +197,13 @@ def rebase_in_progress(c: Case) -> list[str]:
         if "No changes - did you forget to use 'git add'?" in c.output:
             return ["git rebase --skip", "git rebase --continue"]
         return []
-    return ["git rebase --continue", "git rebase --abort", "rm -fr .git/rebase-merge"]
+    options = ["git rebase --continue", "git rebase --abort", "git rebase --skip"]
+    # `git rebase -skip`: the option the user half-typed goes first.
+    typed = [a.lstrip("-") for a in c.args if a.startswith("-")]
+    options.sort(key=lambda o: o.rsplit("--", 1)[-1] not in typed)
+    m = c.search(r"rm -fr \"?([^\"\n]*rebase-(?:merge|apply))\"?")
+    where = m.group(1) if m else ".git/rebase-merge"
+    return [*options[:2], f"rm -fr {sh.quote(where, c.shell_name)}", options[2]]
 
 
 @rule("git_remote_subcommand", "The git remote subcommand is named differently.", priority=6)

@@ -93,7 +93,8 @@ def redirect_tee(c: Case) -> list[str]:
     if not m or not m.group(1) or "|" in m.group(3):
         return []
     tee = "sudo tee -a" if m.group(2) == ">>" else "sudo tee"
-    return [f"{strip_sudo(m.group(1))} | {tee} {m.group(3)}"]
+    # The other classic: a root shell opens the file (the whole line runs as root).
+    return [f"{strip_sudo(m.group(1))} | {tee} {m.group(3)}", c.sudo(strip_sudo(c.script))]
 
 
 @rule("perm_pip_user", "Install into your user site instead of the system's.", priority=10)

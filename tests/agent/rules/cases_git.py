@@ -276,4 +276,13 @@ CASES = [
         "git stash && git pull --rebase",
         first=False,
     ),
+    T(
+        "git rebase -abort",
+        "It seems that there is already a rebase-merge directory, and\n"
+        "I wonder if you are in the middle of another rebase.  If that is the\n"
+        "case, please try\n\tgit rebase (--continue | --abort | --skip)\n"
+        'If that is not the case, please\n\trm -fr "/home/me/app/.git/rebase-merge"\n'
+        "and run me again.\n",
+        "git rebase --abort",
+    ),
 ]
