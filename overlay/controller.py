@@ -159,6 +159,7 @@ class OverlayController(QObject):
             self._show_session(session)
         else:
             self._session_id = None
+            self.window.set_can_run(False)
             self.vm.show_clipboard(SessionContext(clipboard_text=""))
             self.clipboard.read()
         self._update_notice()  # drop an old "Copied: …"
@@ -196,6 +197,7 @@ class OverlayController(QObject):
         ids = [s.id for s in alive]
         position = ids.index(session.id) + 1 if session.id in ids else 0
         self._session_id = session.id
+        self.window.set_can_run(session.can_run_exact().exact)
         self.vm.show_session(session.view_context(), position=position, count=len(alive))
 
     def _session(self) -> SessionView | None:

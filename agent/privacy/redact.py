@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from termwise.agent.privacy.redact_assign import redact_assignments
+from termwise.agent.privacy.redact_cli import redact_cli_credentials
 from termwise.agent.privacy.redact_k8s import redact_k8s_secrets
-from termwise.agent.privacy.redact_names import dummy
+from termwise.agent.privacy.redact_names import dummy, inside_marker
 from termwise.agent.privacy.redact_patterns import compiled_rules
 from termwise.agent.privacy.redact_pem import redact_key_blocks
 
@@ -53,6 +54,8 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         has_group = "s" in pattern.groupindex
 
         def repl(m: re.Match[str]) -> str:
+            if inside_marker(s, m.start("s" if has_group and m.start("s") >= 0 else 0)):
+                return m.group(0)  # never rewrite a marker an earlier rule wrote
             if has_group and m.start("s") >= 0:
                 if m["s"].startswith("[REDACTED:") or dummy(m["s"]):
                     return m.group(0)
@@ -81,6 +84,7 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
     if "earer " in text:
         text = _BEARER.sub(lambda m: _bearer(m, found), text)
+    text = redact_cli_credentials(text, found, marker)
     text = redact_assignments(text, found, marker)
     return RedactResult(_restore_data_uris(text, blobs), sorted(found))
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from termwise.agent.privacy.redact_names import kind_for_name, looks_random, vendor_pattern
+from termwise.agent.privacy.redact_names import (
+    inside_marker,
+    kind_for_name,
+    looks_random,
+    vendor_pattern,
+)
 
 Marker = Callable[[str], str]
 
@@ -19,7 +24,7 @@ _KEYWORDS = (
 _TAIL = r"(?P<tail>[\w.-]{0,40}?)"
 _TYPE = (
     r"(?P<type>(?:[ \t]+|[ \t]*:[ \t]*)[A-Za-z_][\w.\[\]<>?*&]{0,30}"
-    r"(?=[ \t]*(?::{1,3}|[?.+|]{1,2})?=(?![=>])))?"
+    r"(?=[ \t]+(?::{1,3}|[?.+|]{1,2})?=(?![=>])))?"
 )
 _SEP = (
     r"(?P<sep>[ \t]*(?::{1,3}=|=>|[?+.]=|\?\?=|\|\|=|[:=])[ \t]*"
@@ -48,8 +53,8 @@ PATH = re.compile(
 )
 _MARKUP = (
     re.compile(
-        r"<(?P<name>[\w:.-]{0,40}(?:pass|pwd|secret|token|key|credential)[\w:.-]{0,20})>"
-        r"[ \t\r\n]*(?P<v>[^<\s]{1,400})[ \t\r\n]*</(?P=name)>",
+        r"<(?P<name>[\w:.$-]{0,40}(?:pass|pwd|secret|token|key|credential)[\w:.$-]{0,20})>"
+        r"[ \t\r\n]*(?P<v>(?:(?!</)\S){1,400})[ \t\r\n]*</(?P=name)>",
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:key|name)=\"(?P<name>[^\"\n]{1,60})\"[ \t]+value=\"(?P<v>[^\"\n]{1,400})\""),
@@ -63,7 +68,7 @@ _YAML_BLOCK = re.compile(
 _BLOCK_NAME = re.compile(r"pass|pwd|secret|token|key|credential", re.IGNORECASE)
 # Where an unquoted value ends: before `;`/`,`/`&` that start the next `name=`, a `\n` escape
 # inside a JSON string, or closing punctuation.
-_VALUE_END = re.compile(r"[;,&](?=[ \t]*[\w.-]+=)|&&|\\[nrt]|[;,)}\]>]+$")
+_VALUE_END = re.compile(r"[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[;,)}\]>]+$")
 
 
 def name_before(text: str, end: int) -> str:
@@ -96,9 +101,13 @@ def _spaced_value_ok(name: str, value: str, kind: str) -> bool:
 def _replacer(found: set[str], marker: Marker, vendor: bool) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         raw = m.group("val")
-        quote, value, rest = _split_value(raw)
-        if not value or PLACEHOLDER.match(value) or PATH.match(value):
+        if inside_marker(m.string, m.start()) or inside_marker(m.string, m.start("val")):
             return m.group(0)
+        quote, value, rest = _split_value(raw)
+        if not value or PLACEHOLDER.match(value) or PLACEHOLDER.match(raw) or PATH.match(value):
+            return m.group(0)
+        if quote == "`" and " " in value:
+            return m.group(0)  # `` KEY=`cmd arg` ``: a command's output, not a literal
         if not quote and _CODE.search(value):
             return m.group(0)  # `token = request.headers.get(…)`: code in a traceback, no value
         head = m.string[m.start() : m.start("q1")]

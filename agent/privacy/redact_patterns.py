@@ -77,7 +77,8 @@ RULES: list[TokenRule] = [
         r"\bgl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{9})?",
         ("gl",),
     ),
-    TokenRule("slack-token", r"\bxox[abeoprs]-[A-Za-z0-9-]{10,}", ("xox",)),
+    TokenRule("slack-token", r"\bxox[abepr]-[A-Za-z0-9-]{10,}", ("xox",)),
+    TokenRule("slack-token", r"\bxox[os]-\d+-\d+-\d+-[A-Fa-f0-9]+", ("xoxo-", "xoxs-")),
     TokenRule("slack-token", r"\bxoxe\.xox[bp]-\d-[A-Za-z0-9]{100,}", ("xoxe.",)),
     TokenRule("slack-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}", ("xapp-",)),
     TokenRule(
@@ -152,7 +153,7 @@ RULES: list[TokenRule] = [
         r"\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})",
         ("fo1_", "fm1", "fm2_"),
     ),
-    TokenRule("infracost-key", r"\bico-[A-Za-z0-9]{32}\b", ("ico-",)),
+    TokenRule("infracost-key", r"(?<![\w.])ico-[A-Za-z0-9]{32}\b", ("ico-",)),
     TokenRule("prefect-key", r"\bpnu_[A-Za-z0-9]{36}\b", ("pnu_",)),
     TokenRule("readme-key", r"\brdme_[a-z0-9]{70}\b", ("rdme_",)),
     TokenRule("scalingo-token", r"\btk-us-[A-Za-z0-9_-]{48}", ("tk-us-",)),
@@ -160,7 +161,7 @@ RULES: list[TokenRule] = [
     TokenRule("shippo-token", r"\bshippo_(?:live|test)_[a-f0-9]{40}\b", ("shippo_",)),
     TokenRule("typeform-token", r"\btfp_[A-Za-z0-9_=.-]{59}", ("tfp_",)),
     TokenRule("gitlab-token", r"\bGR1348941[A-Za-z0-9_-]{20}", ("GR1348941",)),
-    TokenRule("gitlab-token", r"\b_gitlab_session=(?P<s>[0-9a-z]{32})", ("_gitlab_session",)),
+    TokenRule("gitlab-token", r"\b_gitlab_session=[0-9a-z]{32}\b", ("_gitlab_session",)),
     TokenRule("octopus-key", r"\bAPI-[A-Z0-9]{26}\b", ("API-",)),
     TokenRule("cloudflare-key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b", ("v1.0-",)),
     TokenRule("dropbox-token", r"\bsl\.[A-Za-z0-9_=-]{130,}", ("sl.",)),
@@ -206,7 +207,7 @@ RULES: list[TokenRule] = [
     # Bundler credentials for private gem hosts: BUNDLE_<HOST>=user:password.
     TokenRule(
         "password",
-        r"\bBUNDLE_[A-Z0-9_]*__[A-Z]{2,}[\"']?[ \t]*[:=][ \t]*[\"']?[^\s:\"']+:(?P<s>[^\s\"';&]+)",
+        r"\bBUNDLE_[A-Z0-9_]{0,100}?__[A-Z]{2,10}[\"']?[ \t]*[:=][ \t]*[\"']?[^\s:\"'=]{1,200}:(?P<s>[^\s\"';&]+)",
         ("BUNDLE_",),
     ),
     # DER private keys in base64 without PEM armour: PKCS#1 RSA (version 0, then the modulus)
@@ -286,17 +287,10 @@ RULES: list[TokenRule] = [
     ),
     TokenRule(
         "token",
-        r"\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:token|digest|negotiate|apikey|sso-key)"
+        r"\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:token|api-?token|api-?key|digest|negotiate|apikey|sso-key|key)"
         r"[ \t]+(?P<s>[^\s\"',]{8,})",
         ("uthorization",),
         _I,
-    ),
-    # curl/wget/xh `-u user:password`, `--user=user:password`.
-    TokenRule(
-        "password",
-        r"\b(?:curl|wget|xh)\b[^\n]{0,300}?[ \t]"
-        r"(?:-u[ \t]*|--(?:proxy-|http-)?user(?:[ \t]+|=))[\"']?[^\s:\"']*:(?P<s>[^\s\"']+)",
-        ("-u", "-user"),
     ),
     # mysql/mysqldump/mysqladmin/mariadb `-pSECRET` (attached; a bare -p prompts).
     TokenRule(

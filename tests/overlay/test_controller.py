@@ -122,6 +122,7 @@ def test_enter_and_ctrl_enter_replace_half_typed_input_through_the_port(
     controller = make_controller()
     _ask_fix(qtbot, controller)
     _select(controller, "echo replaced-ok")
+    assert "Ctrl+Enter run" in controller.window.hints.text()  # bash can run exactly
     session.write(b"echo PENDING-")
     last = session.last_block().index
     with qtbot.waitSignal(controller.command_typed):

@@ -148,8 +148,17 @@ def _deploy(
     shell = shell or default_shell(config.terminal.default_shell)
     render.planning(shell)
     token = CancelToken()
+    # A local project is deployed in its own folder (`deploy ./proj` typed elsewhere too).
+    workdir = os.path.abspath(value) if kind == "local" else None
     events = plan_repository(
-        snap, shell, config, client, paths, refresh_env=args.refresh_env, cancel=token
+        snap,
+        shell,
+        config,
+        client,
+        paths,
+        refresh_env=args.refresh_env,
+        cancel=token,
+        workdir=workdir,
     )
     finished: PlanFinished | None = None
     try:
@@ -175,7 +184,7 @@ def _deploy(
 
             return offer(finished.plan, finished.path, paths=paths)
         return EXIT_OK
-    cwd = value if kind == "local" else os.getcwd()
+    cwd = workdir or os.getcwd()
     if host is None:
         from termwise.tray.ipc.launch import ensure_host
 

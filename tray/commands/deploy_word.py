@@ -13,6 +13,7 @@ import argparse
 import json
 import logging
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -251,13 +252,40 @@ def run_here(paths: Paths, session: str, nonce: str, data: dict[str, Any]) -> st
         return "once" if request.command in approved else "deny"
 
     with HostClient(paths) as host:
+        port = HostSessionPort(host, session, paths)
+        if plan.workdir:
+            # `deploy ./proj` typed elsewhere: the plan (and the model) assume its folder.
+            entered = port.run(enter_folder_command(plan.shell, plan.workdir), START_TIMEOUT)
+            if entered is None or entered.exit_code not in (0, None):
+                outcome = f"stopped: could not enter {plan.workdir}"
+                _tell(host, session, outcome, plan_file)
+                return outcome
         runner = configured_runner(
             plan,
-            HostSessionPort(host, session, paths),
+            port,
             config=config,
             approvals_file=paths.approvals_file,
             client=client,
             ask=ask,
             plan_file=plan_file,
         )
-        return str(runner.run())
+        outcome = str(runner.run())
+        _tell(host, session, outcome, plan_file)
+        return outcome
+
+
+def enter_folder_command(shell: str, folder: str) -> str:
+    """The command that makes `folder` the session's current folder, quoted for `shell`."""
+    if shell in ("pwsh", "powershell"):
+        return "Set-Location -LiteralPath '" + folder.replace("'", "''") + "'"
+    if shell == "cmd":
+        return f'cd /d "{folder}"'
+    return "cd -- " + shlex.quote(folder)
+
+
+def _tell(host: Any, session: str, outcome: str, plan_file: Path) -> None:
+    """The run's outcome line, shown in the session's terminal(s) where the user is looking."""
+    try:
+        host.notice(session, f"termwise deploy: {outcome}; log: {_log_file(plan_file)}")
+    except Exception as exc:  # the session may have ended; the log keeps the outcome
+        log.warning("deploy-here: could not show the outcome in session %s: %s", session, exc)

@@ -222,6 +222,10 @@ class HostClient:
         reply = self._request("run", session=session_id, text=text, timeout=timeout)
         return RunOutcome(bool(reply.get("ran")), str(reply.get("reason", "")))
 
+    def notice(self, session_id: str | None, text: str) -> None:
+        """Show one line from Termwise in the session's attached terminals."""
+        self._request("notice", session=session_id, text=text)
+
     def kill(self, session_id: str) -> None:
         self._request("kill", session=session_id)
 
