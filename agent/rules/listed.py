@@ -114,7 +114,9 @@ _LOGIN = re.compile(
 
 @rule("login_first", "You are not signed in (or the session expired): log in, then retry.", 8)
 def login_first(c: Case) -> list[str]:
-    if not c.app or not _LOGIN.search(c.output):
+    if not c.app or not c.has("authenticat", "logged in", "expired", "log in", "login", "sign in"):
+        return []  # a cheap look first: the pattern below is case-insensitive over all output
+    if not _LOGIN.search(c.output):
         return []
     if "login" not in data.subcommands(c.app) and not c.has(f"{c.app} login", '"login"'):
         return []
