@@ -182,7 +182,8 @@ class OverlayController(QObject):
                 self._on_event(event)
             return
         self._request = ""
-        self.runner.start(lambda cancel: turn.run("", self._context(), cancel))
+        context = self._context_source()
+        self.runner.start(lambda cancel: turn.run("", context(), cancel))
 
     def hide_overlay(self) -> None:
         self.window.hide()
@@ -257,11 +258,14 @@ class OverlayController(QObject):
     def retry(self) -> None:
         self._start_turn(self._request, asked=self.vm.asked)
 
-    def _context(self) -> SessionContext:
+    def _context_source(self) -> Callable[[], SessionContext]:
+        """How the worker gets the full context: built there, so cleaning whole outputs never
+        holds up the GUI thread."""
         session = self._session()
         if session is not None:
-            return session.context()
-        return self.vm.context or SessionContext()
+            return session.context
+        shown = self.vm.context or SessionContext()
+        return lambda: shown
 
     def _turn(self) -> SuggestTurn:
         memory = self.memory_link.snippets if self.memory_link is not None else None
@@ -270,10 +274,10 @@ class OverlayController(QObject):
     def _start_turn(self, request: str, *, asked: str = "") -> None:
         self._request = request
         turn = self._turn()
-        ctx = self._context()
+        context = self._context_source()
         self.vm.begin_turn(asked)
         log.info("turn started (question %r)", request[:80])
-        self.runner.start(lambda cancel: turn.run(request, ctx, cancel))
+        self.runner.start(lambda cancel: turn.run(request, context(), cancel))
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, str):  # an explanation chunk
@@ -414,7 +418,8 @@ class OverlayController(QObject):
             self.vm.show_explanation(text)
             return
         self.vm.show_explanation("")
-        shell = self._context().shell or "bash"
+        session = self._session()
+        shell = session.shell if session is not None else (self.vm.header.shell or "bash")
         config = self.config
 
         def job(cancel: CancelToken) -> Iterator[object]:

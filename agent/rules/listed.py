@@ -60,6 +60,8 @@ def listed(c: Case) -> list[str]:
 @rule("task_not_found", "The nearest of the tasks the tool says are available.", priority=7)
 def task_not_found(c: Case) -> list[str]:
     """fab, invoke and similar: `Command(s) not found:` then `Available commands:`."""
+    if "not found" not in c.output or "Available " not in c.output:
+        return []
     m = c.search(r"(?:[Cc]ommand|[Tt]ask)\(?s?\)? not found:?[ \t]*\n((?:[ \t]+\S+[ \t]*\n)+)")
     avail = c.search(r"Available (?:commands|tasks):?[ \t]*\n\n?((?:[ \t]+\S[^\n]*\n?)+)")
     if not (m and avail):
@@ -94,10 +96,13 @@ def help_shown(c: Case) -> list[str]:
     known = data.subcommands(c.app) if c.app else []
     if not known or not c.output.strip():
         return []
-    if not re.search(r"^\s*(?:usage:|\S.* version \d|commands:)", c.output, re.I | re.M):
-        return []
     wrong, close = _first_unknown(c, known)
-    return [c.replace_arg(wrong, n) for n in close] if wrong else []
+    if not wrong:
+        return []
+    head = c.lower[:2000]  # help text starts with its usage line or the tool's version
+    if "usage:" not in head and "commands:" not in head and " version " not in head:
+        return []
+    return [c.replace_arg(wrong, n) for n in close]
 
 
 _LOGIN = re.compile(
@@ -109,7 +114,9 @@ _LOGIN = re.compile(
 
 @rule("login_first", "You are not signed in (or the session expired): log in, then retry.", 8)
 def login_first(c: Case) -> list[str]:
-    if not c.app or not _LOGIN.search(c.output):
+    if not c.app or not c.has("authenticat", "logged in", "expired", "log in", "login", "sign in"):
+        return []  # a cheap look first: the pattern below is case-insensitive over all output
+    if not _LOGIN.search(c.output):
         return []
     if "login" not in data.subcommands(c.app) and not c.has(f"{c.app} login", '"login"'):
         return []

@@ -136,7 +136,7 @@ def answer_from_text(request: ApprovalRequest, text: str | None) -> Answer | Non
     if text is None:
         return DEFAULT_ANSWER
     reply = text.strip().lower()
-    if not reply:
+    if not reply or "\x1b" in reply:  # Enter alone, or Esc (then Enter) on a terminal
         return DEFAULT_ANSWER
     for option in request.options:
         if reply in (option.letter, option.answer, option.label.lower()):

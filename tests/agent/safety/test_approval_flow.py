@@ -102,6 +102,7 @@ def test_terminal_answers() -> None:
     assert answer_from_text(request, "d") == "never"
     assert answer_from_text(request, "n") == "deny"
     assert answer_from_text(request, "zzz") is None
+    assert answer_from_text(request, "\x1b\n") == "deny"  # Esc then Enter
     danger = approval_request("rm -rf ./build", "bash", DANGER)
     assert answer_from_text(danger, "a") is None  # "always" is not offered: ask again
     assert answer_from(danger, "once") == "once"
