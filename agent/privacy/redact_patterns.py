@@ -351,12 +351,40 @@ RULES: list[TokenRule] = [
 ]
 
 
-_compiled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] | None = None
+# (kind, compiled pattern) in order; for each needle the indexes of the rules that need it;
+# the indexes of rules that run always.
+Compiled = tuple[list[tuple[str, re.Pattern[str]]], dict[str, tuple[int, ...]], tuple[int, ...]]
+_compiled: Compiled | None = None
+_LEADING_LITERAL = re.compile(r"^\\b((?:[A-Za-z0-9_-]|\\\.)+)")
 
 
-def compiled_rules() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
-    """The rules compiled once, on first use (nothing compiles at import time)."""
+def fast_form(pattern: str) -> str:
+    """`\\bghp_…` → `ghp_(?<=\\bghp_)…`: same matches, but the regex engine can jump to the
+    literal prefix instead of trying the word boundary at every position (about 8x faster)."""
+    m = _LEADING_LITERAL.match(pattern)
+    if not m:
+        return pattern
+    prefix = m.group(1)
+    rest = pattern[m.end() :]
+    if rest[:1] in ("{", "?", "*", "+"):  # a quantifier binds to the last literal character
+        prefix, rest = prefix[:-1], prefix[-1] + rest
+        if prefix.endswith("\\"):
+            prefix, rest = prefix[:-1], "\\" + rest
+    if len(prefix.replace("\\", "")) < 2:
+        return pattern
+    return f"{prefix}(?<=\\b{prefix}){rest}"
+
+
+def compiled_rules() -> Compiled:
+    """The rules compiled once, on first use (nothing compiles at import time), indexed by the
+    needles that must occur for each to run."""
     global _compiled
     if _compiled is None:
-        _compiled = [(r.kind, re.compile(r.pattern, r.flags), r.needs) for r in RULES]
+        rules = [(r.kind, re.compile(fast_form(r.pattern), r.flags)) for r in RULES]
+        by_needle: dict[str, list[int]] = {}
+        for i, r in enumerate(RULES):
+            for n in r.needs:
+                by_needle.setdefault(n, []).append(i)
+        always = tuple(i for i, r in enumerate(RULES) if not r.needs)
+        _compiled = (rules, {n: tuple(v) for n, v in by_needle.items()}, always)
     return _compiled
