@@ -135,4 +135,17 @@ CASES = [
         "start http://docs.python.org",
         shell="cmd",
     ),
+    # clap-based tools name a similar subcommand; hint lines may be subcommand paths.
+    T(
+        "uv pip instal requests",
+        "error: unrecognized subcommand 'instal'\n\n  tip: a similar subcommand exists: 'install'\n\n"
+        "Usage: uv pip [OPTIONS] <COMMAND>\n",
+        "uv pip install requests",
+    ),
+    T(
+        "poetry instal",
+        '\nThe command "instal" does not exist.\n\nDid you mean one of these?\n'
+        "    install\n    self install\n",
+        "poetry install",
+    ),
 ]
