@@ -27,7 +27,7 @@ _TYPE = (
     r"(?=[ \t]+(?::{1,3}|[?.+|]{1,2})?=(?![=>])))?"
 )
 _SEP = (
-    r"(?P<sep>[ \t]*(?::{1,3}=|=>|[?+.]=|\?\?=|\|\|=|[:=])[ \t]*"
+    r"(?P<sep>[ \t]*(?::{1,3}=|=>|[?+.]=|\?\?=|\|\|=|[:=])[ \t]*(?:!{1,2}[\w/]+[ \t]+)?"
     r"|(?<=[\"'])[ \t]*,[ \t]*(?=[\"'`])|[ \t]+(?=[\"']?[^\s\"'=:]{4,}))"
 )
 _VAL = (
@@ -95,7 +95,12 @@ def _spaced_value_ok(name: str, value: str, kind: str) -> bool:
         return False
     if name.startswith("-") and not value.startswith("-"):
         return True  # `--db-password hunter2`
-    return kind == "high-entropy" or looks_random(value, 8)
+    if kind == "high-entropy" or looks_random(value, 8):
+        return True
+    # A named secret followed by a long mix of letters and digits (`set aws_secret_access_key X`).
+    return (
+        len(value) >= 12 and bool(re.search(r"\d", value)) and bool(re.search(r"[A-Za-z]", value))
+    )
 
 
 def _replacer(found: set[str], marker: Marker, vendor: bool) -> Callable[[re.Match[str]], str]:

@@ -160,8 +160,8 @@ def kind_for_name(name: str, value: str) -> str | None:
         return None
     words = name_words(name)
     vendor = vendor_pattern().search(lower) is not None
-    if words and words[-1] in _DESCRIBES and not vendor:
-        return None
+    if words and words[-1] in _DESCRIBES and not (vendor and words[-1] in ("id", "ids")):
+        return None  # `token_count`, `SECRET_NAME`; a vendor's `ACCESS_ID` is its key, though
     if dummy(value) or _REFERENCE.fullmatch(value):
         return None
     if _STRONG.search(lower):

@@ -306,6 +306,30 @@ RULES: list[TokenRule] = [
         r"[^\n]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
         ("login", "sshpass"),
     ),
+    # CLIs that take a secret as an argument: `vault login TOKEN`, `redis-cli -a PASS`,
+    # `gh secret set NAME --body VALUE`.
+    TokenRule(
+        "token",
+        r"\bvault[ \t]+login[ \t]+(?:-[\w-]+(?:=\S*)?[ \t]+){0,6}(?P<s>[^\s\"'=-][^\s\"'=]{7,})(?=\s|$)",
+        ("vault",),
+    ),
+    TokenRule(
+        "password",
+        r"\bredis-cli\b[^\n]{0,300}?[ \t](?:-a|--pass|--askpass)[ \t]+(?P<s>[^\s\"'-]\S*)",
+        ("redis-cli",),
+    ),
+    TokenRule(
+        "secret",
+        r"\bgh[ \t]+secret[ \t]+set\b[^\n]{0,200}?[ \t](?:-b|--body)[ \t=]+"
+        r"(?P<s>\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'-]\S*)",
+        ("secret set",),
+    ),
+    # A token as the whole user part of a URL: `https://<token>@host` (Sentry DSNs, git remotes).
+    TokenRule(
+        "url-token",
+        r"://(?P<s>(?=[^@\s/:]*\d)[A-Za-z0-9_.~%-]{20,})@[\w.-]+",
+        ("://",),
+    ),
     # GitHub Actions masks: the value after ::add-mask:: is by definition a secret.
     TokenRule("secret", r"::add-mask::(?P<s>[^\s\"']+)", ("::add-mask::",)),
     # PowerShell plain-text secure strings.
