@@ -61,6 +61,17 @@ def listed(c: Case) -> list[str]:
     return [c.replace_arg(wrong, n) for n in dict.fromkeys(names) if n != wrong][:3]
 
 
+@rule("listed_alternatives", "A name the tool lists as a possible alternative.", 7)
+def listed_alternatives(c: Case) -> list[str]:
+    """gem: `Could not find a valid gem 'rials' … Possible alternatives: rails, rials_admin`."""
+    m = c.search(r"[Pp]ossible alternatives?:[ \t]*([\w.@/+-]+(?:,[ \t]*[\w.@/+-]+)*)")
+    if not m:
+        return []
+    names = [n.strip() for n in m.group(1).split(",") if n.strip()]
+    wrong = _wrong_word(c, names)
+    return [c.replace_arg(wrong, n) for n in names[:3]] if wrong else []
+
+
 @rule("similar_subcommand", "The subcommand the tool says exists under a similar name.", 6)
 def similar_subcommand(c: Case) -> list[str]:
     """clap-based CLIs (uv, ruff, cargo plugins …): `tip: a similar subcommand exists: 'x'`."""

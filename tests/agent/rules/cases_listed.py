@@ -148,4 +148,10 @@ CASES = [
         "    install\n    self install\n",
         "poetry install",
     ),
+    T(
+        "gem install rials",
+        "ERROR:  Could not find a valid gem 'rials' (>= 0) in any repository\n"
+        "ERROR:  Possible alternatives: rails, rials_admin\n",
+        "gem install rails",
+    ),
 ]
