@@ -70,3 +70,30 @@ def memory_keyring():
     keyring.set_keyring(ring)
     yield ring
     keyring.set_keyring(old)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under Wine (the Windows lane) tests marked wine_limit skip with their listed reason."""
+    from tests.support import wine_limits
+
+    wine_limits.apply(items)
+
+
+@pytest.fixture(autouse=True)
+def private_run_key(monkeypatch: pytest.MonkeyPatch):
+    """On Windows, start-at-login writes to a key of the tests' own, never the real Run key."""
+    import sys
+
+    if sys.platform != "win32":
+        yield None
+        return
+    import os
+    import winreg
+
+    from termwise.tray.system import autostart
+
+    key = rf"Software\Termwise-tests\Run-{os.getpid()}"
+    winreg.CreateKey(winreg.HKEY_CURRENT_USER, key).Close()
+    monkeypatch.setattr(autostart, "RUN_KEY", key)
+    yield key
+    winreg.DeleteKey(winreg.HKEY_CURRENT_USER, key)

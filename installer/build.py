@@ -3,6 +3,9 @@
     python installer/build.py                 # on Windows: PyInstaller, smoke test, makensis
     python installer/build.py --payload DIR   # package an already frozen (or stand-in) folder
 
+Under Wine (installer/wine/lane.sh) the same command works: Windows Python freezes, and
+the Linux makensis (/usr/bin/makensis, seen as drive Z:) packages, given Linux paths.
+
 The version comes from pyproject.toml only; the installer is written to
 installer/dist/Termwise-Setup-<version>.exe (or --out).
 """
@@ -16,7 +19,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -30,6 +34,10 @@ TRAY_EXE = "TermwiseTray.exe"
 FROZEN_NAME = "Termwise"  # the one-folder name in the spec's COLLECT
 SMOKE_TIMEOUT = 180.0
 NSIS_WINDOWS_DIRS = (r"C:\Program Files (x86)\NSIS", r"C:\Program Files\NSIS")
+# Under Wine: the host's Linux makensis, seen through drive Z: (the host's root).
+NSIS_HOST_PATHS = (r"Z:\usr\bin\makensis", r"Z:\usr\local\bin\makensis")
+HOST_SHELL = r"Z:\bin\sh"
+MAKENSIS_TIMEOUT = 900.0
 
 
 class BuildError(Exception):
@@ -70,7 +78,45 @@ def _nsis_escape(name: str) -> str:
     return name.replace("$", "$$")
 
 
-def write_payload_nsh(payload: Path, target: Path) -> int:
+def under_wine() -> bool:
+    """Whether this Windows Python runs under Wine (ntdll exports wine_get_version)."""
+    if sys.platform != "win32":
+        return False
+    import ctypes
+
+    try:
+        return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
+    except OSError:
+        return False
+
+
+def host_path(path: Path | str) -> str:
+    """The Linux path of a Windows path under Wine (kernel32!wine_get_unix_file_name)."""
+    if sys.platform != "win32":
+        return str(path)
+    import ctypes
+
+    k32 = ctypes.WinDLL("kernel32")
+    convert = k32.wine_get_unix_file_name
+    convert.restype = ctypes.c_void_p
+    convert.argtypes = [ctypes.c_wchar_p]
+    raw = convert(str(Path(path).resolve()))
+    if not raw:
+        raise BuildError(f"no Linux path for {path} (is this Wine?)")
+    try:
+        return os.fsdecode(ctypes.string_at(raw))
+    finally:
+        k32.HeapFree.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p]
+        k32.GetProcessHeap.restype = ctypes.c_void_p
+        k32.HeapFree(k32.GetProcessHeap(), 0, raw)
+
+
+def is_host_makensis(makensis: str) -> bool:
+    """A Linux makensis called from Windows Python under Wine (it needs Linux paths)."""
+    return under_wine() and not makensis.lower().endswith(".exe")
+
+
+def write_payload_nsh(payload: Path, target: Path, source_path: Callable[[Path], str] = str) -> int:
     """Write the install and uninstall file lists of `payload`; returns the file count.
 
     Listing every file lets the uninstaller delete exactly what was installed, so an
@@ -88,7 +134,7 @@ def write_payload_nsh(payload: Path, target: Path) -> int:
             install.append(f"  SetOutPath {_nsis_quote('$INSTDIR' + win_rel)}")
         for name in sorted(files):
             source = (Path(folder) / name).resolve()
-            install.append(f"  File {_nsis_quote(str(source))}")
+            install.append(f"  File {_nsis_quote(source_path(source))}")
             remove.append(
                 f"  Delete {_nsis_quote('$INSTDIR' + win_rel + chr(92) + _nsis_escape(name))}"
             )
@@ -128,6 +174,10 @@ def find_makensis(explicit: str | None = None) -> str:
             candidate = Path(folder) / "makensis.exe"
             if candidate.is_file():
                 return str(candidate)
+        if under_wine():
+            for host in NSIS_HOST_PATHS:
+                if Path(host).is_file():
+                    return host
     raise BuildError(
         "makensis (NSIS) not found: install it (Windows: `choco install nsis`; "
         "Debian/Ubuntu: `apt-get install nsis`; macOS: `brew install makensis`) "
@@ -198,26 +248,58 @@ def package(payload: Path, version: str, out: Path, makensis: str) -> Path:
     if setup.exists():
         setup.unlink()
     # The file lists go to a private folder: parallel builds never share one.
+    host = is_host_makensis(makensis)
+    convert: Callable[[Path], str] = host_path if host else str
     with tempfile.TemporaryDirectory(prefix="termwise-nsis-") as work:
         nsh = Path(work) / "payload.nsh"
-        count = write_payload_nsh(payload, nsh)
+        count = write_payload_nsh(payload, nsh, convert)
         cmd = [
-            makensis,
+            host_path(makensis) if host else makensis,
             "-V2",
             "-INPUTCHARSET",
             "UTF8",
             f"-DVERSION={version}",
             f"-DVERSION_QUAD={version_quad(version)}",
-            f"-DPAYLOAD_NSH={nsh}",
-            f"-DOUTFILE={setup}",
-            str(NSI),
+            f"-DPAYLOAD_NSH={convert(nsh)}",
+            f"-DOUTFILE={convert(setup)}",
+            convert(NSI),
         ]
         print(f"packaging {count} files:", " ".join(cmd), flush=True)
-        done = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+        if host:
+            done = run_on_host(cmd, Path(work))
+        else:
+            done = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     if done.returncode != 0 or not setup.is_file():
         detail = (done.stdout + done.stderr).strip()
         raise BuildError(f"makensis failed (exit {done.returncode}):\n{detail}")
     return setup
+
+
+def run_on_host(cmd: list[str], work: Path) -> subprocess.CompletedProcess[str]:
+    """Run a Linux program from Windows Python under Wine and wait for it.
+
+    Wine starts a Linux program from CreateProcess but hands back no process handle
+    (Python sees "Invalid handle"), so the host's shell writes the output and the exit
+    status to files, and this waits for the status file.
+    """
+    import shlex
+
+    log, status = work / "host.log", work / "host.status"
+    script = f"{shlex.join(cmd)} >{shlex.quote(host_path(log))} 2>&1; "
+    script += f"echo $? >{shlex.quote(host_path(status))}.tmp && "
+    script += f"mv {shlex.quote(host_path(status))}.tmp {shlex.quote(host_path(status))}"
+    try:
+        subprocess.Popen([HOST_SHELL, "-c", script], stdin=subprocess.DEVNULL)
+    except OSError:
+        pass  # the expected "Invalid handle": the program runs all the same
+    deadline = time.monotonic() + MAKENSIS_TIMEOUT
+    while not status.is_file():
+        if time.monotonic() > deadline:
+            raise BuildError(f"{cmd[0]} did not finish in {MAKENSIS_TIMEOUT:.0f} s")
+        time.sleep(0.5)
+    output = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
+    code = int(status.read_text().strip() or "1")
+    return subprocess.CompletedProcess(cmd, code, output, "")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -312,7 +312,11 @@ class OverlayController(QObject):
         if session is None or not session.alive:
             self.vm.show_error(tr("No session to type into — Ctrl+C copies the command."))
             return
-        session.type_command(picked[0])
+        outcome = session.type_command(picked[0])
+        if not outcome.ran:
+            self.vm.show_error(tr("Not typed: {reason}", reason=outcome.reason))
+            log.info("typing refused: %s", outcome.reason)
+            return
         log.info("command typed: %s", picked[0])
         emit(self.command_typed, picked[0])
         self.hide_overlay()

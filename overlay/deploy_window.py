@@ -164,6 +164,22 @@ class DeployWindow(QWidget):
         self._set_mode("idle")
 
     # -- state -----------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        """Every fixed text again in the current language (the same widgets, new texts)."""
+        self.setWindowTitle(tr("Deploy from repository"))
+        self.target.setPlaceholderText(tr("GitHub URL, git URL, local folder or project name"))
+        for button, text in (
+            (self.plan_button, "Plan"),
+            (self.run_button, "Run"),
+            (self.pause_button, "Pause"),
+            (self.resume_button, "Resume"),
+            (self.skip_button, "Skip step"),
+            (self.stop_button, "Stop"),
+        ):
+            button.setText(tr(text))
+        self.tree.setHeaderLabels([tr("Step"), tr("What"), tr("Risk"), tr("Status")])
+
     def _set_mode(self, mode: str) -> None:
         """idle | planning | running | paused: which buttons make sense now."""
         self.mode = mode
@@ -208,34 +224,22 @@ class DeployWindow(QWidget):
         self._worker.start()
 
     def _plan_job(self, target: str, shell: str, cancel: CancelToken) -> None:
-        from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
-        from termwise.agent.deploy.sources import classify_target, fetch_repository, github_token
-        from termwise.agent.suggest.context import memory_lookup
-        from termwise.agent.suggest.probe import probe_environment
+        from termwise.agent.deploy.planner import PlanFinished, PlanProblem, StepReady
+        from termwise.agent.deploy.planning import plan_repository, read_target
 
         bridge = self.bridge
         try:
-            kind, _ = classify_target(target)
-            snap = fetch_repository(
-                target,
-                github_api=self.config.deploy.github_api,
-                token=github_token() if kind == "github" else None,
-            )
+            snap = read_target(target, self.config)
             bridge.repository.emit(snap)
             client = self.client_factory()
             if client is None:
                 bridge.failed.emit(tr(NO_MODEL), 3)
                 return
             self._client = client
-            info = self.env_info or probe_environment(cache_dir=self.paths.cache_dir)
-            planner = Planner(
-                client,
-                self.config,
-                memory=memory_lookup(self.config, self.paths.memory_dir),
-                env_info=info,
-                deploy_dir=self.paths.deploy_dir,
+            events = plan_repository(
+                snap, shell, self.config, client, self.paths, env_info=self.env_info, cancel=cancel
             )
-            for event in planner.run(snap, shell, cancel):
+            for event in events:
                 if isinstance(event, StepReady):
                     bridge.step.emit(event.step)
                 elif isinstance(event, PlanProblem):

@@ -62,10 +62,15 @@ class MemoryWindow(QWidget):
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         form = QFormLayout()
-        form.addRow(tr("Key"), self.key_edit)
-        form.addRow(tr("Type"), self.type_box)
-        form.addRow(tr("Tags"), self.tags_edit)
-        form.addRow(tr("Content"), self.content_edit)
+        self.labels: dict[str, QLabel] = {}
+        for text, field in (
+            ("Key", self.key_edit),
+            ("Type", self.type_box),
+            ("Tags", self.tags_edit),
+            ("Content", self.content_edit),
+        ):
+            self.labels[text] = QLabel(tr(text))
+            form.addRow(self.labels[text], field)
         buttons = QHBoxLayout()
         for button in (self.new_button, self.save_button, self.delete_button):
             buttons.addWidget(button)
@@ -108,6 +113,22 @@ class MemoryWindow(QWidget):
         self.refresh()
 
     # -- listing ---------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        """Every fixed text again in the current language (the same widgets, new texts)."""
+        self.setWindowTitle(tr("Termwise memory"))
+        self.filter.setPlaceholderText(tr("Filter…"))
+        self.tree.setHeaderLabels([tr("Key"), tr("Type"), tr("Updated"), tr("Content")])
+        self.tags_edit.setPlaceholderText(tr("comma-separated"))
+        for button, text in (
+            (self.save_button, "Save"),
+            (self.delete_button, "Delete"),
+            (self.new_button, "New"),
+            (self.folder_button, "Open folder"),
+        ):
+            button.setText(tr(text))
+        for text, label in self.labels.items():
+            label.setText(tr(text))
 
     def refresh(self) -> None:
         """Re-read the files (damage is reported in the status line) and keep the selection."""

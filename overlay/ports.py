@@ -11,15 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from termwise.agent.base.types import SessionContext
+from termwise.agent.base.types import RunOutcome, SessionContext
 
-
-@dataclass(frozen=True)
-class RunOutcome:
-    """What became of a run request: `ran`, or why not (a sentence for the user)."""
-
-    ran: bool
-    reason: str = ""
+__all__ = ["HostView", "MemoryView", "RunCheck", "RunOutcome", "SessionView"]
 
 
 @dataclass(frozen=True)
@@ -58,8 +52,11 @@ class SessionView(Protocol):
         """Whether `run_command` can guarantee the prompt holds exactly the command."""
         ...
 
-    def type_command(self, text: str) -> None:
-        """Put `text` on the prompt in place of whatever was pending, without running it."""
+    def type_command(self, text: str) -> RunOutcome:
+        """Put `text` on the prompt in place of whatever was pending, without running it.
+
+        `ran` means it was typed; otherwise `reason` says why not (nothing was typed).
+        """
         ...
 
     def run_command(self, text: str) -> RunOutcome:

@@ -109,6 +109,36 @@ class SettingsWindow(QWidget):
             self.tasks_form.addRow(task, row)
         self.general_box = QGroupBox(self)
         self.general_form = QFormLayout(self.general_box)
+        # One label widget per row, built once: retranslating only sets their text, so a
+        # language switch never leaves the old labels drawn under the new ones.
+        self.labels: dict[str, QLabel] = {}
+        model_rows: list[tuple[str, QWidget]] = [
+            ("Provider", self.preset),
+            ("Base URL", self.base_url),
+            ("API key", self.api_key),
+            ("", self.key_state),
+            ("Default model", self.default_model),
+        ]
+        general_rows: list[tuple[str, QWidget]] = [
+            ("Hotkey", self.hotkey),
+            ("", self.hotkey_enabled),
+            ("Default shell", self.shell),
+            ("Terminal command", self.terminal),
+            ("Language", self.language),
+            ("Theme", self.theme),
+            ("Output lines sent to the model", self.max_lines),
+            ("", self.redact),
+            ("", self.failure_nudge),
+            ("", self.start_at_login),
+        ]
+        for form, rows in ((self.model_form, model_rows), (self.general_form, general_rows)):
+            for text, widget in rows:
+                if text:
+                    label = QLabel(self)
+                    self.labels[text] = label
+                    form.addRow(label, widget)
+                else:
+                    form.addRow(widget)
         buttons = QHBoxLayout()
         buttons.addWidget(self.message, 1)
         buttons.addWidget(self.apply_button)
@@ -131,29 +161,13 @@ class SettingsWindow(QWidget):
         }
 
     def retranslate(self) -> None:
-        """Every label again in the current language (rows are rebuilt: QFormLayout owns them)."""
+        """Every label again in the current language (the same widgets, new texts)."""
         self.setWindowTitle(tr("Termwise settings"))
         self.model_box.setTitle(tr("Model"))
         self.tasks_box.setTitle(tr("Model and temperature per task"))
         self.general_box.setTitle(tr("General"))
-        for form in (self.model_form, self.general_form):
-            while form.rowCount():
-                form.takeRow(0)
-        self.model_form.addRow(tr("Provider"), self.preset)
-        self.model_form.addRow(tr("Base URL"), self.base_url)
-        self.model_form.addRow(tr("API key"), self.api_key)
-        self.model_form.addRow("", self.key_state)
-        self.model_form.addRow(tr("Default model"), self.default_model)
-        self.general_form.addRow(tr("Hotkey"), self.hotkey)
-        self.general_form.addRow("", self.hotkey_enabled)
-        self.general_form.addRow(tr("Default shell"), self.shell)
-        self.general_form.addRow(tr("Terminal command"), self.terminal)
-        self.general_form.addRow(tr("Language"), self.language)
-        self.general_form.addRow(tr("Theme"), self.theme)
-        self.general_form.addRow(tr("Output lines sent to the model"), self.max_lines)
-        self.general_form.addRow("", self.redact)
-        self.general_form.addRow("", self.failure_nudge)
-        self.general_form.addRow("", self.start_at_login)
+        for text, row_label in self.labels.items():
+            row_label.setText(tr(text))
         for i, (_code, label) in enumerate(LANGUAGES):
             self.language.setItemText(i, label if i else tr(label))
         for i, (_code, label) in enumerate(THEMES):

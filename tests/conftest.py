@@ -7,6 +7,13 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.llm_server import LlmServer
+from tests.support.tools import require
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """`@pytest.mark.requires("zsh", ...)`: the one place a missing tool skips or fails."""
+    for mark in item.iter_markers("requires"):
+        require(*mark.args)
 
 
 @pytest.fixture

@@ -53,3 +53,11 @@ class SessionContext:
     session_id: str | None = None
     screen_text: str = ""  # fallback when the shell has no integration marks
     clipboard_text: str = ""  # used when no session is active
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What became of "run this command" in a session: `ran`, or why not (`reason`)."""
+
+    ran: bool
+    reason: str = ""

@@ -45,7 +45,15 @@ RULES: list[TokenRule] = [
         r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]+",
         ("/api/webhooks/",),
     ),
-    TokenRule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", ("eyJ",)),
+    # JWT / JWS: base64url header and claims (both start with `ey`, `{"`), signature optional
+    # (alg none). Escaped slashes (`\/`) occur in JSON dumps.
+    TokenRule(
+        "jwt",
+        r"(?<![A-Za-z0-9_-])ey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_/\\-]{10,}\.(?:[A-Za-z0-9_/\\+-]{8,}={0,2})?",
+        ("ey",),
+    ),
+    # A JWT base64-encoded once more (`ZXlK` is base64 of `eyJ`).
+    TokenRule("jwt", r"(?<![A-Za-z0-9+/])ZXlK[A-Za-z0-9+/_-]{40,}={0,2}", ("ZXlK",)),
     TokenRule("anthropic-key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ("sk-ant-",)),
     TokenRule("openai-key", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}", ("sk-",)),
     TokenRule("deepseek-key", r"\bsk-[a-f0-9]{32}\b", ("sk-",)),
@@ -69,7 +77,8 @@ RULES: list[TokenRule] = [
         r"\bgl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{9})?",
         ("gl",),
     ),
-    TokenRule("slack-token", r"\bxox[abeprs]-[A-Za-z0-9-]{10,}", ("xox",)),
+    TokenRule("slack-token", r"\bxox[abeoprs]-[A-Za-z0-9-]{10,}", ("xox",)),
+    TokenRule("slack-token", r"\bxoxe\.xox[bp]-\d-[A-Za-z0-9]{100,}", ("xoxe.",)),
     TokenRule("slack-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}", ("xapp-",)),
     TokenRule(
         "aws-access-key-id",
@@ -84,7 +93,7 @@ RULES: list[TokenRule] = [
     TokenRule("artifactory-token", r"\bcmVmdGtuOjAxOj[A-Za-z0-9]{40,}", ("cmVmdGtu",)),
     TokenRule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",)),
     TokenRule("pypi-token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}", ("pypi-AgE",)),
-    TokenRule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b", ("hf_",)),
+    TokenRule("huggingface-token", r"\bhf_[A-Za-z0-9]{34}(?![A-Za-z0-9])", ("hf_",)),
     TokenRule("huggingface-token", r"\bapi_org_[A-Za-z]{34}\b", ("api_org_",)),
     # Model providers and AI tooling with prefixed keys.
     TokenRule("openrouter-key", r"\bsk-or-v1-[a-f0-9]{64}\b", ("sk-or-",)),
@@ -96,6 +105,117 @@ RULES: list[TokenRule] = [
     TokenRule("tavily-key", r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b", ("tvly-",)),
     TokenRule("pinecone-key", r"\bpcsk_[A-Za-z0-9]{5,}_[A-Za-z0-9]{40,}\b", ("pcsk_",)),
     # Developer platforms with prefixed tokens.
+    TokenRule(
+        "sourcegraph-token",
+        r"\bsgp_(?:[A-Fa-f0-9]{16}_|local_)?[A-Fa-f0-9]{40}\b",
+        ("sgp_",),
+    ),
+    TokenRule("easypost-key", r"\bEZ[AT]K[A-Za-z0-9]{54}\b", ("EZAK", "EZTK")),
+    TokenRule("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", ("EAA",)),
+    # Facebook app access token: `<app id>|<secret>` (or `%7C` when URL-encoded).
+    TokenRule(
+        "facebook-token", r"\b\d{15,16}(?:\||%7C)(?P<s>[A-Za-z0-9_-]{27,40})\b", ("|", "%7C")
+    ),
+    TokenRule(
+        "openshift-token", r"\bsha256~(?P<s>[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])", ("sha256~",)
+    ),
+    TokenRule("intra42-secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b", ("s-s4t2",)),
+    TokenRule(
+        "azure-integration-runtime-key",
+        r"\bIR@[0-9A-Za-z-]{36}@[^@\s]{1,90}@[0-9A-Za-z=-]{0,40}@(?P<s>[A-Za-z0-9+/=]{44})",
+        ("IR@",),
+    ),
+    TokenRule(
+        "session-url", r"(?i)\bclaude\.ai/code/session_(?P<s>[A-Za-z0-9]{16,})", ("ession_",)
+    ),
+    TokenRule("castai-key", r"\bcastai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}\b", ("castai_v1_",)),
+    TokenRule("clickhouse-key", r"\b4b1d[A-Za-z0-9]{38}\b", ("4b1d",)),
+    TokenRule("chieftools-token", r"\bct[por]_[A-Za-z0-9]{30,248}\b", ("ctp_", "cto_", "ctr_")),
+    TokenRule("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{12,}\b", ("sm_",)),
+    TokenRule("maxmind-key", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", ("_mmk",)),
+    TokenRule(
+        "authress-key",
+        r"\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}",
+        (".acc",),
+    ),
+    TokenRule("adyen-key", r"\bAQE[A-Za-z0-9]{5,}\.[A-Za-z0-9_=-]{50,80}", ("AQE",)),
+    TokenRule(
+        "braintree-token",
+        r"\baccess_token\$(?:production|sandbox)\$[a-z0-9]{16}\b",
+        ("access_token$",),
+    ),
+    TokenRule("duffel-token", r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", ("duffel_",)),
+    TokenRule("frameio-token", r"\bfio-u-[A-Za-z0-9_=-]{64}", ("fio-u-",)),
+    TokenRule("flutterwave-key", r"\bFLW(?:PUB|SEC)K_TEST-[A-Za-z0-9]{12,32}(?:-X)?", ("FLW",)),
+    TokenRule(
+        "flyio-token",
+        r"\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})",
+        ("fo1_", "fm1", "fm2_"),
+    ),
+    TokenRule("infracost-key", r"\bico-[A-Za-z0-9]{32}\b", ("ico-",)),
+    TokenRule("prefect-key", r"\bpnu_[A-Za-z0-9]{36}\b", ("pnu_",)),
+    TokenRule("readme-key", r"\brdme_[a-z0-9]{70}\b", ("rdme_",)),
+    TokenRule("scalingo-token", r"\btk-us-[A-Za-z0-9_-]{48}", ("tk-us-",)),
+    TokenRule("sendinblue-key", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b", ("xkeysib-",)),
+    TokenRule("shippo-token", r"\bshippo_(?:live|test)_[a-f0-9]{40}\b", ("shippo_",)),
+    TokenRule("typeform-token", r"\btfp_[A-Za-z0-9_=.-]{59}", ("tfp_",)),
+    TokenRule("gitlab-token", r"\bGR1348941[A-Za-z0-9_-]{20}", ("GR1348941",)),
+    TokenRule("gitlab-token", r"\b_gitlab_session=(?P<s>[0-9a-z]{32})", ("_gitlab_session",)),
+    TokenRule("octopus-key", r"\bAPI-[A-Z0-9]{26}\b", ("API-",)),
+    TokenRule("cloudflare-key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b", ("v1.0-",)),
+    TokenRule("dropbox-token", r"\bsl\.[A-Za-z0-9_=-]{130,}", ("sl.",)),
+    TokenRule(
+        "yandex-key",
+        r"\b(?:YC[A-Za-z0-9_-]{38}|AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2})(?![A-Za-z0-9_-])",
+        ("YC", "AQVN", "t1."),
+    ),
+    TokenRule("vault-token", r"\bs\.(?=[A-Za-z]*\d)[A-Za-z0-9]{24}\b", ("s.",)),
+    TokenRule("django-secret", r"\bdjango-insecure-[^\s\"'`]{8,250}", ("django-insecure-",)),
+    # Microsoft Teams and other incoming-webhook URLs: the path after the host is the credential.
+    TokenRule(
+        "webhook-url",
+        r"(?i)https://[a-z0-9.-]*webhook\.office\.com/webhook(?:b2)?/(?P<s>[^\s\"'<>]{20,})",
+        ("webhook.office.com",),
+    ),
+    TokenRule(
+        "webhook-url",
+        r"(?i)https://[a-z0-9.-]+\.logic\.azure\.com[:0-9]*/workflows/(?P<s>[^\s\"'<>]{20,})",
+        ("logic.azure.com",),
+    ),
+    TokenRule(
+        "webhook-url",
+        r"(?i)https://chat\.googleapis\.com/v1/spaces/(?P<s>[^\s\"'<>]{20,})",
+        ("chat.googleapis.com",),
+    ),
+    TokenRule(
+        "webhook-url",
+        r"(?i)https://hooks\.zapier\.com/hooks/catch/(?P<s>[^\s\"'<>]{8,})",
+        ("hooks.zapier.com",),
+    ),
+    TokenRule(
+        "webhook-url",
+        r"(?i)https?://[^\s/\"'<>]+/hooks/(?P<s>[a-z0-9]{26})\b",
+        ("/hooks/",),
+    ),
+    TokenRule(
+        "webhook-url",
+        r"(?i)https://(?:events\.pagerduty\.com/integration/|outlook\.office\.com/webhook/)"
+        r"(?P<s>[^\s\"'<>/]{20,})",
+        ("pagerduty.com", "outlook.office.com"),
+    ),
+    # Bundler credentials for private gem hosts: BUNDLE_<HOST>=user:password.
+    TokenRule(
+        "password",
+        r"\bBUNDLE_[A-Z0-9_]*__[A-Z]{2,}[\"']?[ \t]*[:=][ \t]*[\"']?[^\s:\"']+:(?P<s>[^\s\"';&]+)",
+        ("BUNDLE_",),
+    ),
+    # DER private keys in base64 without PEM armour: PKCS#1 RSA (version 0, then the modulus)
+    # and PKCS#8. Certificates and public keys (SubjectPublicKeyInfo) start differently.
+    TokenRule(
+        "private-key",
+        r"(?<![A-Za-z0-9+/])MII[A-Za-z0-9+/]{1,3}(?:IBAAJ|IBAAK|CAQEA|IBADANBgkqhkiG9w0BAQEFAASC)[A-Za-z0-9+/]{60,}={0,2}",
+        ("MII",),
+    ),
     TokenRule("docker-token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}", ("dckr_",)),
     TokenRule("grafana-token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b", ("glsa_",)),
     TokenRule("grafana-token", r"\bglc_[A-Za-z0-9+/]{32,}={0,2}", ("glc_",)),

@@ -12,6 +12,7 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     git_remote,
     hints,
     langs,
+    listed,
     misc,
     node,
     not_found,

@@ -37,6 +37,12 @@ def subcommands(app: str) -> list[str]:
     return list(load("subcommands").get(app, []))
 
 
+@cache
+def known_command_set(family: str) -> frozenset[str]:
+    """`known_commands(family)` as a set, for membership tests."""
+    return frozenset(known_commands(family))
+
+
 def known_commands(family: str) -> list[str]:
     """Builtins, cmdlets and common programs of a shell family, most common first."""
     return list(load("commands").get(family, []))

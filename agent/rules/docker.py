@@ -131,7 +131,7 @@ def image_in_use(c: Case) -> list[str]:
     m = c.search(r"container (\w+) is using its referenced image")
     if m:
         return [c.then(f"docker rm -f {m.group(1)}", c.script)]
-    m = c.search(r"image is being used by (?:running|stopped) container ([0-9a-f]{6,64})")
+    m = c.search(r"image\s+is being used by (?:running|stopped) container ([0-9a-f]{6,64})")
     if not m:
         return []
     app = c.app if c.app in ("docker", "podman") else "docker"

@@ -16,6 +16,12 @@ _WIN_EXTS = (".exe", ".cmd", ".bat", ".ps1", ".com")
 
 
 @cache
+def path_program_set() -> frozenset[str]:
+    """`path_programs()` as a set, for membership tests."""
+    return frozenset(path_programs())
+
+
+@cache
 def path_programs() -> tuple[str, ...]:
     """Names of the executables on PATH (without Windows extensions), sorted."""
     names: set[str] = set()

@@ -116,7 +116,7 @@ def _dest_dir(c: Case) -> str | None:
         return None
     dest = words[-1]
     if dest.endswith(("/", "\\")):
-        return dest.rstrip("/\\")
+        return dest  # as typed: `mkdir -p bar/` is what the user would write
     return _dirname(dest) or None
 
 
@@ -124,11 +124,17 @@ def _dest_dir(c: Case) -> str | None:
 def copy_missing_dir(c: Case) -> list[str]:
     if not c.is_app("cp", "mv", "touch", "Copy-Item", "copy-item", "move-item", "copy", "move"):
         return []
-    if not re.search(
+    said = re.search(
         r"cannot (?:create regular file|move|touch|stat) .*(?:No such file or directory|Not a directory)"
-        r"|Could not find a part of the path|directory .* does not exist|The system cannot find the path",
+        r"|Could not find a part of the path|directory .* does not exist|The system cannot find the path"
+        r"|^(?:touch|cp|mv): \S+: No such file or directory",
         c.output,
-    ):
+        re.M,
+    )
+    # A bare "No such file or directory" counts when the destination is clearly a folder.
+    words = [a for a in c.args if not a.startswith("-")]
+    bare = "no such file or directory" in c.lower and len(words) >= 2 and words[-1][-1:] in "/\\"
+    if not said and not bare:
         return []
     if c.is_app("touch"):
         words = [a for a in c.args if not a.startswith("-")]
@@ -152,8 +158,10 @@ def cp_dir(c: Case) -> list[str]:
         r"-r not specified; omitting directory|omitting directory|is a directory \(not copied\)"
         r"|not a regular file|^cp: [^\n]*: is a directory",
         c.output,
-    ):
+    ) and not (c.is_app("cp") and not c.output.strip() and len(c.args) == 1):
         return []
+    if len(c.args) == 1:  # `cp dir`: no destination yet, keep what `-a` preserves
+        return [re.sub(r"\bcp\b", "cp -a", c.script, count=1)]
     out = [re.sub(r"\b(cp|scp)\b", r"\1 -r", c.script, count=1)]
     if c.is_app("cp"):
         out.append(re.sub(r"\bcp\b", "cp -a", c.script, count=1))
@@ -193,9 +201,10 @@ def cat_dir(c: Case) -> list[str]:
 
 @rule("grep_directory", "Searching a folder needs -r.", priority=6)
 def grep_dir(c: Case) -> list[str]:
-    if not c.is_app("grep", "egrep", "fgrep") or not re.search(
-        r"grep: .+: Is a directory", c.output
-    ):
+    if not c.is_app("grep", "egrep", "fgrep") or any(a in ("-r", "-R") for a in c.args):
+        return []
+    folder = bool(c.args) and (c.args[-1] in (".", "..") or c.args[-1].endswith("/"))
+    if not (re.search(r"grep: .+: Is a directory", c.output) or (folder and not c.output.strip())):
         return []
     return [re.sub(r"\b(e|f)?grep\b", lambda m: m.group(0) + " -r", c.script, count=1)]
 

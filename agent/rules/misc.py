@@ -191,13 +191,18 @@ def grep_order(c: Case) -> list[str]:
 
 @rule("mismatched_quotes", "The quotes do not match: use the same kind on both ends.", priority=5)
 def quotes(c: Case) -> list[str]:
-    if not c.has(
+    said = c.has(
         "unexpected eof while looking for matching",
         "unmatched '",
         'unmatched "',
         "unterminated quoted string",
-    ):
-        return []
+    )
     if c.script.count("'") % 2 == 0 and c.script.count('"') % 2 == 0:
         return []
+    # `'My message"`: one of each kind, opening and closing the same words.
+    pair = re.search(r"""(['"])([^'"]*)(?!\1)(['"])""", c.script)
+    if not said and not (pair and c.output.strip() == "" and c.posix):
+        return []
+    if pair and pair.group(1) != pair.group(3):
+        return [c.script[: pair.start()] + f'"{pair.group(2)}"' + c.script[pair.end() :]]
     return [c.script.replace("'", '"')]

@@ -57,6 +57,16 @@ def missing_command(case: Case) -> str | None:
     silent = not out.strip() and case.parts
     if name is None and silent and case.exit_code in (127, 9009) and case.family != "powershell":
         name = case.parts[0]  # 127 (POSIX) and 9009 (cmd) mean "command not found", even silently
+    elif name is None and silent and case.exit_code is None and case.posix:
+        # No output and no exit code recorded: a first word that is neither on PATH nor a
+        # shell builtin cannot have run.
+        first = case.parts[0]
+        if (
+            re.fullmatch(r"[^\s/=$`'\"]+", first)
+            and first not in env.path_program_set()
+            and first not in data.known_command_set("posix")
+        ):
+            name = first
     case.memo["missing"] = name
     return name
 

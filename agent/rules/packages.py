@@ -120,8 +120,21 @@ def brew_printed(c: Case) -> list[str]:
     if not c.is_app("brew"):
         return []
     found = re.findall(r"^[ \t]*(brew \S[^\n]*?)\s*$", c.output, re.M)
-    found += re.findall(r"`(brew [^`\n]+)`", c.output)
-    return [f for f in dict.fromkeys(found) if f != c.script][:2]
+    found += re.findall(r"[`'](brew [^`'\n]+)[`']", c.output)
+    out: list[str] = []
+    verb = next((a for a in c.args if not a.startswith("-")), "")
+    for f in dict.fromkeys(found):
+        words = f.split()
+        if len(words) < 3 or f == c.script:
+            continue
+        if words[-1] not in c.args and words[1] in ("reinstall", "upgrade", "install", "uninstall"):
+            if c.has("requirement", "depend", "unsatisfied"):
+                out.append(c.then(f, c.script))  # a dependency to install first
+            elif verb and words[1] != verb and not any(w.startswith("-") for w in words):
+                # `brew install a b` → `brew reinstall a b`: the verb it names, your formulae.
+                out.append(c.replace_arg(verb, words[1]))
+        out.append(f)
+    return list(dict.fromkeys(out))[:3]
 
 
 _INSTALL_VERBS = r"(?:install|-S|add)"
@@ -159,4 +172,20 @@ def other_distro(c: Case) -> list[str]:
             "apk": f"sudo apk add {pkgs}",
             "brew": f"brew install {pkgs}",
         }[mgr]
+    ]
+
+
+@rule("choco_install_variant", "Chocolatey often names the installer package <name>.install.", 9)
+def choco_variant(c: Case) -> list[str]:
+    if not c.is_app("choco", "cinst") or (c.is_app("choco") and "install" not in c.args[:1]):
+        return []
+    if c.output.strip() and not c.has("not found", "was not found", "not installed"):
+        return []
+    skip = 1 if c.is_app("choco") else 0
+    names = [a for a in c.args[skip:] if not a.startswith("-")]
+    if not names or "." in names[0]:
+        return []
+    return [
+        c.replace_arg(names[0], f"{names[0]}.install"),
+        c.replace_arg(names[0], f"{names[0]}.portable"),
     ]

@@ -69,15 +69,17 @@ def _script_target(c: Case) -> str | None:
     5,
 )
 def chmod_script(c: Case) -> list[tuple[str, str]]:
-    if not c.posix or "permission denied" not in c.lower:
+    silent = not c.output.strip() and c.exit_code in (None, 126)
+    if not c.posix or ("permission denied" not in c.lower and not silent):
         return []
     target = _script_target(c)
-    if not target or target.rsplit("/", 1)[-1] not in c.output:
+    if not target or (target.rsplit("/", 1)[-1] not in c.output and not silent):
         return []
     mode_target = target[2:] if target.startswith("./") else target
     out = [(c.then(f"chmod +x {mode_target}", c.script), "Make the file executable, then run it.")]
     if target.endswith(".py"):
         out.append((f"python3 {c.script}", "Run it with python3."))
+        out.append((f"python {c.script}", "Run it with python (where that is Python 3)."))
     elif target.endswith(".sh") or "." not in target.rsplit("/", 1)[-1]:
         out.append((f"bash {c.script}", "Run it with bash."))
     return out

@@ -79,6 +79,7 @@ def missing_module(c: Case) -> list[tuple[str, str]]:
     why = f"Install {pkg}, which provides the '{module.split('.')[0]}' module."
     return [
         (f"pip install {pkg}", why),
+        (c.then(f"pip install {pkg}", c.script), why + " Then run it again."),
         (f"{_pip(c)} install {pkg}", why + " (for this interpreter)"),
     ]
 

@@ -50,7 +50,7 @@ def _insert_after_sub(c: Case, flag: str) -> str:
 
 def _flag_after_program(c: Case, flag: str) -> str:
     """The script with `flag` right after the program's name."""
-    m = re.search(rf"(?<![\w.\-/\\]){re.escape(c.app)}(?![\w\-])", c.script)
+    m = re.search(rf"(?<![\w.\-/\\]){re.escape(c.app)}(?![\w\-])", c.script, re.I)
     if not m:
         return ""
     return c.script[: m.end()] + f" {flag}" + c.script[m.end() :]
@@ -63,7 +63,18 @@ def _flag_after_program(c: Case, flag: str) -> str:
     on_success=True,
 )
 def ls_nothing(c: Case) -> list[str]:
-    if not (c.posix and c.is_app("ls") and silent(c)):
+    if not silent(c):
+        return []
+    app = c.app.lower()
+    if c.powershell and app in ("ls", "dir", "gci", "get-childitem"):
+        if any(a.lower() in ("-force", "-fo", "-hidden") for a in c.args):
+            return []
+        return [_flag_after_program(c, "-Force")]  # hidden and system items too
+    if c.cmd and app == "dir":
+        if any(a.lower().startswith("/a") for a in c.args):
+            return []
+        return [_flag_after_program(c, "/a")]
+    if not (c.posix and c.is_app("ls")):
         return []
     flags = [a for a in c.args if a.startswith("-")]
     if any("a" in f or "A" in f for f in flags if not f.startswith("--")):
@@ -224,11 +235,26 @@ def mkdir_parents(c: Case) -> list[str]:
 
 @rule("cd_make_folder", "The folder does not exist: create it, then go there.", LATE + 4)
 def cd_make_folder(c: Case) -> list[str]:
-    if not (c.posix and c.is_app("cd") and len(c.args) == 1) or c.args[0] in ("-", "..", "~"):
+    cd = ("cd", "chdir", "set-location", "sl") if c.windows else ("cd",)
+    if c.app.lower() not in cd:
         return []
-    if not (silent(c) or c.has("no such file or directory", "can't cd to", "does not exist")):
+    args = [a for a in c.args if a.lower() not in ("/d", "-path", "-literalpath")]
+    if len(args) != 1 or args[0] in ("-", "..", "~"):
         return []
-    return [c.then(f"mkdir -p {c.args[0]}", c.script)]
+    if not (
+        silent(c)
+        or c.has(
+            "no such file or directory",
+            "can't cd to",
+            "does not exist",
+            "cannot find path",
+            "cannot find the path specified",
+        )
+    ):
+        return []
+    # Windows' mkdir (cmd's and PowerShell's) creates the missing parents by itself.
+    make = "mkdir" if c.windows else "mkdir -p"
+    return [c.then(f"{make} {args[0]}", c.script)]
 
 
 @rule("man_other_section", "The page may be in another manual section.", 11)

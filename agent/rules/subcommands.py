@@ -186,14 +186,6 @@ def dnf(c: Case) -> list[str]:
     return _replace(c, wrong, [synonyms[wrong]] if wrong in synonyms else _nearest(c, wrong, "dnf"))
 
 
-@rule("did_you_mean_one_of", "One of the commands the tool lists.", priority=8)
-def one_of(c: Case) -> list[str]:
-    m = c.search(r"unknown command '([^']+)'\s*\n?\s*\(did you mean one of ([^?]+)\?\)")
-    if not m:
-        return []
-    return _replace(c, m.group(1), [w.strip() for w in m.group(2).split(",")])
-
-
 @rule("gem_unknown_command", "The nearest gem command.", priority=6)
 def gem(c: Case) -> list[str]:
     m = c.search(r"Unknown command (\S+)")

@@ -91,8 +91,17 @@ def branch_recreate(c: Case) -> list[tuple[str, str, str]]:
     ]
 
 
-@rule("man_without_space", "A space is missing after `man`.", priority=60)
+@rule("man_without_space", "A space is missing after `man`.", priority=20)
 def man_no_space(c: Case) -> list[str]:
+    from termwise.agent.rules import env
+    from termwise.agent.rules.not_found import missing_command
+
+    name = missing_command(c) or ""
+    glued = re.fullmatch(r"man([a-z][\w.-]+)", name)
+    if glued and c.posix and c.script.startswith(name):
+        page = glued.group(1)
+        if page in env.path_program_set() or page in data.known_command_set("posix"):
+            return ["man " + page + c.script[len(name) :]]
     m = c.search(r"(?:^|\s)(man([a-z][\w.-]+)): (?:command )?not found")
     if not (m and c.posix and c.script.startswith(m.group(1))):
         return []
@@ -109,7 +118,10 @@ def whois_url(c: Case) -> list[str]:
             return [c.replace_arg(a, m.group(1))]
     # A subdomain has no whois record of its own: ask about the parent domains.
     hosts = [a for a in c.args if re.fullmatch(r"[\w-]+(?:\.[\w-]+){2,}", a)]
-    if not hosts or not c.has("no match", "not found", "no data found", "no entries found"):
+    silent = not c.output.strip()
+    if not hosts or not (
+        silent or c.has("no match", "not found", "no data found", "no entries found")
+    ):
         return []
     labels = hosts[0].split(".")
     return [c.replace_arg(hosts[0], ".".join(labels[i:])) for i in range(1, len(labels) - 1)]
@@ -146,7 +158,11 @@ def long_help(c: Case) -> list[str]:
     if "-h" not in c.args:
         return []
     m = c.search(r"[Tt]ry [`'‘\"]?(" + re.escape(c.app) + r" --help)[`'’\"]? for more")
-    return [m.group(1)] if m else []
+    if m:
+        return [m.group(1)]
+    if not c.output.strip() and c.args[-1] == "-h":  # -h meant something else and waited or failed
+        return [c.script[: c.script.rfind("-h")] + "--help"]
+    return []
 
 
 @rule("ag_literal", "The pattern is not a valid regex: search for it literally.", priority=5)
@@ -331,16 +347,23 @@ def package_typo(c: Case) -> list[tuple[str, str]]:
 # Keys of the Russian (ЙЦУКЕН) layout and the Latin letters at the same places.
 _RU = "ёйцукенгшщзхъфывапролджэячсмитьбю.ЁЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮ,"
 _EN = "`qwertyuiop[]asdfghjkl;'zxcvbnm,./~QWERTYUIOP{}ASDFGHJKL:\"ZXCVBNM<>?"
-_TO_LATIN = str.maketrans(_RU, _EN)
+# Greek and Hebrew (SI-1452) letter keys and the Latin letters at the same places.
+_GR = "ςερτυθιοπασδφγηξκλζχψωβνμΕΡΤΥΘΙΟΠΑΣΔΦΓΗΞΚΛΖΧΨΩΒΝΜ"
+_GR_EN = "wertyuiopasdfghjklzxcvbnmERTYUIOPASDFGHJKLZXCVBNM"
+_HE = "קראטוןםפשדגכעיחלךףזסבהנמצתץ"
+_HE_EN = "ertyuiopasdfghjkl;zxcvbnm,."
+_TO_LATIN = str.maketrans(_RU + _GR + _HE, _EN + _GR_EN + _HE_EN)
+_FOREIGN_KEYS = re.compile("[" + re.escape(_RU + _GR + _HE) + "]")
+_FOREIGN_WORD = re.compile("[" + re.escape(_RU + _GR + _HE) + r".,\-]+")
 
 
 @rule("keyboard_layout", "Typed with another keyboard layout active.", priority=4)
 def keyboard_layout(c: Case) -> list[str]:
-    if not re.search(r"[а-яА-ЯёЁ]", c.script) or not c.parts:
+    if not _FOREIGN_KEYS.search(c.script) or not c.parts:
         return []
     first = c.parts[0]
-    if not re.fullmatch(r"[а-яА-ЯёЁ.,\-]+", first):
-        return []  # the command name itself must be all Cyrillic keys
+    if not _FOREIGN_WORD.fullmatch(first):
+        return []  # the command name itself must be typed all on the other layout
     latin = c.script.translate(_TO_LATIN)
     return [latin] if re.fullmatch(r"[\x20-\x7e]+", latin) else []
 
@@ -350,10 +373,12 @@ def success_next_step(c: Case) -> list[str]:
     """Curated follow-ups printed by commands that succeeded (no general hint scraping)."""
     if c.is_app("apt", "apt-get") and "update" in c.args:
         if c.search(r"can be upgraded\. Run 'apt list --upgradable'"):
-            return ["apt list --upgradable", c.sudo("apt upgrade")]
+            listing = "apt list --upgradable"  # listing needs no root, even after `sudo apt update`
+            as_root = [f"sudo {listing}"] if c.script.startswith("sudo ") else []
+            return [listing, c.sudo("apt upgrade"), *as_root]
     if c.is_app("apt") and c.args[:2] == ["list", "--upgradable"]:
         if "[upgradable from:" in c.output:
-            return ["sudo apt upgrade"]
+            return ["sudo apt upgrade", "apt upgrade"]
     if c.is_app("brew"):
         m = c.search(r"To reinstall [^,\n]+, run `(brew reinstall [^`]+)`")
         if m:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import ntpath
 import posixpath
 import re
 
-from termwise.agent.safety import recurse
+from termwise.agent.safety import inline, recurse
 from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Script
@@ -20,6 +21,7 @@ FLATTEN_AT = 20  # substitutions deeper than this are checked flat, without more
 _HOME = re.compile(
     r"^(\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\$env:HOME)(?=$|[\\/])", re.I
 )
+_TMPDIR = re.compile(r"^\$\{TMPDIR\}(?=$|/)")
 _PS_CODE_SINKS = frozenset({"iex", "invoke-expression", "pwsh", "powershell"})
 _WIN_SUFFIX = re.compile(r"\.(exe|com|cmd|bat)$", re.I)
 
@@ -114,14 +116,38 @@ class Analyzer:
             for env_rule in rules.env:
                 if env_rule.names.match(_fold(var, rules)):
                     self.add(env_rule.level, env_rule.id, f"{var}: {env_rule.message}")
-        if command.stdin_text and self.names(command, rules) & recurse.POSIX_SHELLS:
-            self.text(command.stdin_text, "posix", depth + 1)  # bash <<EOF … EOF runs the body
-        if command.words:
-            self.argv(command.words, command.dynamic, rules, depth)
+        if command.stdin_text:
+            self._stdin_script(command, rules, depth)
+        words = command.words
+        if command.assignments and words:
+            words = _temp_assignment(command.assignments, words)
+        if words:
+            self.argv(words, command.dynamic, rules, depth)
         elif command.assignments and not command.redirects and not command.nested:
             self.add("safe", "assignment", "only sets a shell variable")
         elif not command.assignments and not command.redirects and not command.nested:
             self.add("safe", "expression", "only evaluates a value")
+
+    def _stdin_script(self, command: Command, rules: RuleSet, depth: int) -> None:
+        """`bash <<EOF`, `python3 - <<'EOF'`: a body fed to a shell or interpreter is code."""
+        names = self.names(command, rules)
+        if names & recurse.POSIX_SHELLS:
+            self.text(command.stdin_text or "", "posix", depth + 1)
+            return
+        interpreter = inline.stdin_language(names)
+        if interpreter is None:
+            return  # cat, tee, a file: the body is data
+        for i, word in enumerate(command.words):
+            if resolve_name(word, rules) == interpreter:
+                inline.check(
+                    self,
+                    interpreter,
+                    command.words[i + 1 :],
+                    rules.family,
+                    depth,
+                    command.stdin_text,
+                )
+                return
 
     def _fed_as_script(
         self, command: Command, downstream: list[set[str]], family: Family, depth: int
@@ -179,6 +205,7 @@ class Analyzer:
                 "dynamic-command",
                 f"the program name comes from an expansion ({words[0]})",
             )
+            self._computed_word(words, dynamic, rules, depth)
             return
         name = resolve_name(words[0], rules)
         args = words[1:]
@@ -197,12 +224,34 @@ class Analyzer:
         if recurse.handle(self, name, args, dynamic[1:], rules, depth):
             return
         spec = rules.spec_for(name)
+        if spec is not None and _only_help(args, bool(spec.subcommands or spec.readonly_verbs)):
+            self.add("safe", "help", f"{name} {' '.join(args)} only prints help or its version")
+            return
         inv = read_invocation(name, spec, args)
         self.apply_rules(inv, spec.name if spec is not None else name, rules)
         if spec is not None and spec.name == "sed":  # its script language can write and run
             for rule_id, message in sed_effects(args, dynamic[1:]):
                 self.add("confirm", rule_id, message)
         self.base_level(inv, spec)
+
+    def _computed_word(
+        self, words: list[str], dynamic: list[bool], rules: RuleSet, depth: int
+    ) -> None:
+        """`$(echo rm) -rf /`, `$x -rf ~`: with destructive arguments, assume the worst program."""
+        literal = _echoed_word(words[0])
+        candidates = [literal] if literal else list(rules.computed_candidates)
+        for candidate in candidates:
+            trial = Analyzer(budget=min(self.budget, 5_000))
+            trial.argv([candidate, *words[1:]], [False, *dynamic[1:]], rules, depth + 1)
+            if verdict_level(trial.findings) == "dangerous":
+                reasons = [f.message for f in trial.findings if f.level == "dangerous"]
+                self.add(
+                    "dangerous",
+                    "dynamic-command-destructive",
+                    f"the program name is computed when it runs; as {candidate} this "
+                    f"{reasons[0] if reasons else 'is destructive'}",
+                )
+                return
 
     def apply_rules(self, inv: Invocation, canonical: str, rules: RuleSet) -> None:
         joined = " ".join(inv.args)
@@ -226,6 +275,14 @@ class Analyzer:
                 continue
             text = joined_sub if rule.subcommands else joined
             if rule.argv_regex is not None and not rule.argv_regex.search(text):
+                continue
+            if len(inv.positionals) < rule.min_positionals:
+                continue
+            paths = [normalize_path(v, rules.family) for v in inv.positionals]
+            if rule.unless_all_args is not None and paths:
+                if all(rule.unless_all_args.match(p) for p in paths):
+                    continue
+            if rule.last_arg_any is not None and not (paths and rule.last_arg_any.match(paths[-1])):
                 continue
             self.add(rule.level, rule.id, rule.message)
 
@@ -252,6 +309,16 @@ class Analyzer:
         self._spec_level(spec, inv, name)
 
     def _spec_level(self, spec: CommandSpec, inv: Invocation, label: str) -> None:
+        if spec.readonly_verbs is not None:
+            words = inv.positionals[:4]
+            changing = spec.changing_verbs
+            if any(spec.readonly_verbs.match(w) for w in words) and not (
+                changing is not None and any(changing.match(w) for w in words)
+            ):
+                self.add("safe", "known-safe", f"{label} {' '.join(words[:3])}".strip())
+            else:
+                self.add("confirm", "changes", spec.message or f"{label} changes things")
+            return
         if spec.level is not None:
             self.add(spec.level, label.replace(" ", "-"), spec.message or f"{label} changes things")
         elif spec.safe:
@@ -269,6 +336,54 @@ class Analyzer:
                 self.add("safe", "known-safe", label)
         else:
             self.add("confirm", "changes", spec.message or f"{label} changes things")
+
+
+_HELP_WORDS = frozenset({"--help", "--version", "-help", "-version", "-?", "/?"})
+_RUNS_SOMETHING = frozenset({"run", "exec", "x", "start", "create", "debug", "attach", "dlx"})
+_ECHOED = re.compile(
+    r"""^(?:\$\(|`)\s*(?:echo|printf)\s+['"]?([A-Za-z0-9_.+-]+)['"]?\s*(?:\)|`)$"""
+)
+_TEMP_VARS = ("TMPDIR", "TMP", "TEMP")
+
+
+def _only_help(args: list[str], has_verbs: bool) -> bool:
+    """`rm --help`, `terraform destroy --help`: the program prints text and does nothing else.
+
+    Only as the first argument, or after a few verbs of a command that has verbs (not `run`
+    or `exec`, whose later words belong to another program: `docker run img --help`).
+    """
+    if not args or args[0] in _HELP_WORDS:
+        return bool(args) and len(args) == 1
+    if not has_verbs or args[-1] not in _HELP_WORDS or len(args) > 4:
+        return False
+    rest = args[:-1]
+    if any(a in _RUNS_SOMETHING for a in rest):
+        return False
+    return all(a[:1].isalpha() and a.replace("-", "").replace("_", "").isalnum() for a in rest)
+
+
+def _echoed_word(word: str) -> str | None:
+    """`$(echo rm)` → rm, `` `printf rm` `` → rm: a computed word whose value is in plain sight."""
+    match = _ECHOED.match(word)
+    return match.group(1) if match else None
+
+
+def _temp_assignment(assignments: list[str], words: list[str]) -> list[str]:
+    """`TMPDIR=/ rm -rf $TMPDIR/x`: a temp variable set on the line means what it is set to."""
+    values = {}
+    for assignment in assignments:
+        var, _, value = assignment.partition("=")
+        if var in _TEMP_VARS:
+            values[var] = value
+    if not values:
+        return words
+    out = []
+    for word in words:
+        for var, value in values.items():
+            word = word.replace("${" + var + "}", value)
+            word = re.sub(r"\$" + var + r"(?![A-Za-z0-9_])", value.replace("\\", "\\\\"), word)
+        out.append(word)
+    return out
 
 
 def flatten(script: Script) -> list[Command]:
@@ -314,14 +429,19 @@ def resolve_name(word: str, rules: RuleSet) -> str:
 def normalize_path(value: str, family: Family) -> str:
     """Make path arguments comparable: `$HOME` → `~`, duplicate and trailing separators gone."""
     text = _HOME.sub("~", value.strip())
+    text = _TMPDIR.sub("$TMPDIR", text)
     if family == "posix":
         if text.startswith("/"):
             text = "/" + text.lstrip("/")
+            text = posixpath.normpath(text)
+        elif ".." in text.split("/"):  # $TMPDIR/../x is not under the temp folder
             text = posixpath.normpath(text)
         elif len(text) > 1:
             text = text.rstrip("/") or text
         return text
     text = text.replace("/", "\\").lower()
+    if ".." in text.split("\\"):
+        text = ntpath.normpath(text)
     text = re.sub(r"\\{2,}", r"\\", text) if not text.startswith("\\\\") else text
     if len(text) > 3 and text.endswith("\\"):
         text = text.rstrip("\\")

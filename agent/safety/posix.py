@@ -23,6 +23,14 @@ def parse_posix(text: str) -> Script:
         text = _ANSI_C.sub(_ansi_c_to_single_quotes, text)
     if "$((" in text:  # bashlex has no arithmetic: a plain sum is a number to it
         text = _ARITH.sub(_arith_value, text)
+    text, bodies = cut_heredocs(text)
+    script = _grammar(text)
+    if bodies:
+        _restore_heredocs(script, bodies)
+    return script
+
+
+def _grammar(text: str) -> Script:
     if len(text) > MAX_GRAMMAR_CHARS:
         script = tolerant_parse(text)
         script.problems.append(f"too long to parse fully ({len(text)} characters)")
@@ -40,6 +48,98 @@ def parse_posix(text: str) -> Script:
     for node in nodes:
         _statement(node, script)
     return script
+
+
+# --- here-documents -------------------------------------------------------------------
+# Their bodies are cut out before parsing and given back as the command's stdin text: a body
+# is data unless the command is a shell or an interpreter (the engine decides), but an
+# unquoted delimiter lets $(…) and `…` in the body run, so those are parsed as commands.
+
+_HEREDOC_OP = re.compile(r"""<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|(\\?)([A-Za-z0-9_.+@%:/-]+))""")
+_PLACEHOLDER = re.compile(r"__twhd(\d+)__")
+
+
+def cut_heredocs(text: str) -> tuple[str, dict[str, tuple[str, bool]]]:
+    """Replace each `<<EOF … EOF` with a here-string placeholder; return the bodies by key."""
+    if "<<" not in text:
+        return text, {}
+    out: list[str] = []
+    bodies: dict[str, tuple[str, bool]] = {}
+    pending: list[tuple[str, bool, str]] = []  # delimiter, strip tabs, key
+    i, n, quote = 0, len(text), ""
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\" and quote == '"' and i + 1 < n:
+                out.append(text[i : i + 2])
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch == "\\" and i + 1 < n:
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n;|&("):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(text[i:end])
+            i = end
+            continue
+        elif ch == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+            match = _HEREDOC_OP.match(text, i)
+            if match is not None and (i == 0 or text[i - 1] != "<"):
+                quoted = match.group(2) is not None or match.group(3) is not None
+                quoted = quoted or bool(match.group(4))
+                delimiter = next(
+                    g for g in (match.group(2), match.group(3), match.group(5)) if g is not None
+                )
+                key = f"__twhd{len(bodies)}__"
+                bodies[key] = ("", quoted)
+                pending.append((delimiter, match.group(1) == "-", key))
+                out.append("<<< " + key)
+                i = match.end()
+                continue
+        elif ch == "\n" and pending:
+            out.append("\n")
+            i += 1
+            for delimiter, strip, key in pending:
+                lines: list[str] = []
+                while i < n:
+                    end = text.find("\n", i)
+                    end = n if end < 0 else end
+                    line = text[i:end]
+                    i = end + 1
+                    if (line.lstrip("\t") if strip else line) == delimiter:
+                        break
+                    lines.append(line)
+                bodies[key] = ("\n".join(lines), bodies[key][1])
+            pending = []
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out), bodies
+
+
+def _restore_heredocs(script: Script, bodies: dict[str, tuple[str, bool]]) -> None:
+    stack = [script]
+    seen = 0
+    while stack and seen < 10_000:
+        current = stack.pop()
+        for pipeline in current.pipelines:
+            for command in pipeline:
+                seen += 1
+                stack.extend(command.nested)
+                key = command.stdin_text
+                if key is None or _PLACEHOLDER.fullmatch(key.strip()) is None:
+                    continue
+                body, quoted = bodies.get(key.strip(), ("", True))
+                command.stdin_text = body
+                if not quoted and ("$(" in body or "`" in body):
+                    # cat <<EOF with $(rm -rf ~) inside runs the rm while building the text
+                    command.nested.append(parse_posix('echo "' + body.replace('"', '\\"') + '"'))
 
 
 _ARITH = re.compile(r"\$\(\(((?:[^()`]|\((?:[^()`])*\))*)\)\)")
@@ -359,7 +459,7 @@ class _Scanner:
             self.dynamic = False
         else:
             self._end_word()
-        while self.i < len(text) and text[self.i] in ">|&":
+        while self.i < len(text) and text[self.i] in ">|&<":
             op += text[self.i]
             self.i += 1
         if op.endswith("&") and text[self.i : self.i + 1].isdigit():
@@ -381,7 +481,10 @@ class _Scanner:
         if self.word is None:
             return
         word = "".join(self.word)
-        if self.pending_redirect is not None:
+        if self.pending_redirect in ("<<<", "<<", "<<-"):
+            self.command.stdin_text = word  # a here-string (or a here-document placeholder)
+            self.pending_redirect = None
+        elif self.pending_redirect is not None:
             self.command.redirects.append(Redirect(self.pending_redirect, word, self.dynamic))
             self.pending_redirect = None
         elif not self.command.words and _ASSIGNMENT.match(word):

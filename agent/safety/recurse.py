@@ -7,6 +7,7 @@ import binascii
 import re
 from typing import TYPE_CHECKING
 
+from termwise.agent.safety import inline
 from termwise.agent.safety.rules import RuleSet, Wrapper
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ def _unwrap(wrapper: Wrapper, args: list[str]) -> list[str]:
         token = args[i]
         if token == "--":
             return args[i + 1 :]
+        if token == "-" and wrapper.name == "env":  # env - cmd: start with an empty environment
+            i += 1
+            continue
         if token.startswith("-") and len(token) > 1:
             if _takes_next(wrapper, token):
                 i += 1
@@ -105,6 +109,16 @@ def handle(
     analyzer: Analyzer, name: str, args: list[str], dynamic: list[bool], rules: RuleSet, depth: int
 ) -> bool:
     """Analyse what `name args` runs when it runs something else; True when fully handled."""
+    if name in inline.interpreter_names():
+        inline.check(analyzer, name, args, rules.family, depth)
+        return False  # the interpreter's own verdict (it runs code) still applies
+    if name == "parallel" and rules.family == "posix":
+        return _parallel(analyzer, args, rules, depth)
+    if name == "busybox" and args and not args[0].startswith("-"):
+        if args[0] in POSIX_SHELLS | {"hush"}:  # busybox sh -c '…'
+            return _posix_shell(analyzer, args[0], args[1:], depth)
+        analyzer.argv(args, dynamic or [False] * len(args), rules, depth + 1)  # busybox rm -rf
+        return True
     wrapper = rules.wrappers.get(name)
     if wrapper is not None:
         return _wrapper(analyzer, wrapper, args, dynamic, rules, depth)
@@ -163,6 +177,8 @@ def _wrapper(
         option, eq, value = token.partition("=")
         if option in wrapper.command_options:
             line = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            if wrapper.name == "env":  # env -S 'A=1 cmd' more args: the split words come first
+                line = f"{line} {_requote(args[i + (1 if eq else 2) :])}".strip()
             analyzer.text(line, rules.family, depth + 1)
             return True
     if inner and wrapper.joins:
@@ -414,3 +430,76 @@ def _find_exec(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) 
                 analyzer.argv(inner, [False] * len(inner), rules, depth + 1)
             i = j
         i += 1
+
+
+# GNU parallel options that take the next word as their value.
+_PARALLEL_VALUED = frozenset(
+    {
+        "-j",
+        "--jobs",
+        "-P",
+        "--max-procs",
+        "-S",
+        "--sshlogin",
+        "--results",
+        "--res",
+        "-a",
+        "--arg-file",
+        "-d",
+        "--delimiter",
+        "-I",
+        "-N",
+        "-n",
+        "--max-args",
+        "--joblog",
+        "--tmpdir",
+        "--workdir",
+        "--wd",
+        "--colsep",
+        "-C",
+        "-E",
+        "--timeout",
+        "--delay",
+        "--retries",
+        "--basefile",
+        "--env",
+        "--tag-string",
+        "--sshloginfile",
+        "--slf",
+        "-L",
+        "--max-lines",
+    }
+)
+_PARALLEL_SOURCES = frozenset({":::", "::::", ":::+", "::::+"})
+MAX_PARALLEL_INPUTS = 12
+
+
+def _parallel(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> bool:
+    """`parallel CMD {} ::: a b` runs CMD once per input: check it with each input put in."""
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] not in _PARALLEL_SOURCES:
+        token = args[i]
+        i += 2 if token in _PARALLEL_VALUED else 1
+    rest = args[i:]
+    cut = next((j for j, w in enumerate(rest) if w in _PARALLEL_SOURCES), len(rest))
+    template, tail = rest[:cut], rest[cut:]
+    inputs = [w for w in tail if w not in _PARALLEL_SOURCES][:MAX_PARALLEL_INPUTS]
+    if not template:
+        if inputs and tail[0] == ":::":
+            for line in inputs:  # parallel ::: 'cmd one' 'cmd two': each input is a command
+                analyzer.text(line, rules.family, depth + 1)
+        else:
+            analyzer.add(
+                "confirm", "runs-input", "parallel runs each line of its input as a command"
+            )
+        return True
+    values: list[str | None] = [*inputs] if inputs else [None]
+    for value in values:
+        words = list(template)
+        if value is not None:
+            if any("{}" in w for w in words):
+                words = [w.replace("{}", value) for w in words]
+            else:
+                words.append(value)
+        analyzer.argv(words, [False] * len(words), rules, depth + 1)
+    return True

@@ -45,6 +45,10 @@ class CommandSpec:
     value_options: frozenset[str] = frozenset()
     subcommands: dict[str, CommandSpec] = field(default_factory=dict)
     safe_without_subcommand: bool = False
+    # Cloud CLIs with deep command groups (gcloud compute instances list): safe when one of
+    # the first plain words is a read-only verb and none is a changing one.
+    readonly_verbs: re.Pattern[str] | None = None
+    changing_verbs: re.Pattern[str] | None = None
 
 
 @dataclass
@@ -62,6 +66,9 @@ class Rule:
     flags_none: frozenset[str] = frozenset()
     args_any: re.Pattern[str] | None = None
     argv_regex: re.Pattern[str] | None = None
+    min_positionals: int = 0  # fires only with at least this many plain arguments
+    unless_all_args: re.Pattern[str] | None = None  # silent when every argument matches (temp)
+    last_arg_any: re.Pattern[str] | None = None  # the last plain argument (a destination)
 
 
 @dataclass
@@ -140,6 +147,8 @@ class RuleSet:
     wrappers: dict[str, Wrapper] = field(default_factory=dict)
     harmless_targets: re.Pattern[str] | None = None
     trusted_dirs: re.Pattern[str] | None = None  # where a program named by path is the real one
+    # Programs a run-time command word (`$x -rf ~`) is tried as, to see if its arguments destroy.
+    computed_candidates: tuple[str, ...] = ()
 
     def spec_for(self, name: str) -> CommandSpec | None:
         spec = self.commands.get(name)
@@ -242,6 +251,10 @@ def compile_rules(family: Family, docs: list[tuple[str, dict[str, Any]]]) -> Rul
                 )
             if data.get("harmless_targets"):
                 ruleset.harmless_targets = _globs(data["harmless_targets"], sets, fold)
+            if data.get("computed_candidates"):
+                ruleset.computed_candidates += tuple(
+                    _fold(str(c), fold) for c in data["computed_candidates"]
+                )
             if data.get("trusted_dirs"):
                 ruleset.trusted_dirs = _globs(data["trusted_dirs"], sets, fold)
         except (KeyError, TypeError, ValueError, re.error) as exc:
@@ -280,6 +293,8 @@ _COMMAND_KEYS = frozenset(
         "subcommands",
         "safe_without_subcommand",
         "aliases",
+        "readonly_verbs",
+        "changing_verbs",
     }
 )
 _RULE_KEYS = frozenset(
@@ -295,6 +310,9 @@ _RULE_KEYS = frozenset(
         "flags_none",
         "args_any",
         "argv_regex",
+        "min_positionals",
+        "unless_all_args",
+        "last_arg_any",
     }
 )
 
@@ -327,6 +345,12 @@ def _command(name: str, raw: dict[str, Any], fold: bool, default: str | None = N
         safe_args=frozenset(str(a) for a in raw["safe_args"]) if "safe_args" in raw else None,
         value_options=frozenset(_fold(str(v), case) for v in raw.get("value_options", ())),
         safe_without_subcommand=bool(raw.get("safe_without_subcommand", False)),
+        readonly_verbs=_globs(raw["readonly_verbs"], {}, False)
+        if "readonly_verbs" in raw
+        else None,
+        changing_verbs=_globs(raw["changing_verbs"], {}, False)
+        if "changing_verbs" in raw
+        else None,
     )
     for sub, sub_raw in (raw.get("subcommands") or {}).items():
         sub_raw = dict(sub_raw or {})
@@ -386,6 +410,11 @@ def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
         flags_none=frozenset(raw.get("flags_none", ())),
         args_any=_globs(raw["args_any"], sets, fold) if "args_any" in raw else None,
         argv_regex=re.compile(raw["argv_regex"]) if "argv_regex" in raw else None,
+        min_positionals=int(raw.get("min_positionals", 0)),
+        unless_all_args=(
+            _globs(raw["unless_all_args"], sets, fold) if "unless_all_args" in raw else None
+        ),
+        last_arg_any=_globs(raw["last_arg_any"], sets, fold) if "last_arg_any" in raw else None,
     )
 
 

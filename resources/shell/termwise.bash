@@ -163,3 +163,37 @@ if ! alias deploy >/dev/null 2>&1 && ! declare -F deploy >/dev/null 2>&1; then
     "${TERMWISE_CMD:-termwise}" deploy --from-prompt "$@"
   }
 fi
+
+# ---- Replacing the prompt's line (Termwise never appends to half-typed text) -------------
+# Termwise clears the line before it types a command, and before it presses Enter it asks
+# the shell what the line holds. Both go through private key sequences that no terminal
+# sends, bound in every keymap (emacs, vi insert, vi command), so a user's own bindings
+# or vi mode do not change what they do:
+#   ESC [ 9271 ~  clear the line (in vi command mode: back to insert mode first)
+#   ESC [ 9272 ~  report the line as OSC 633;TermwiseBuffer;<percent-encoded>[;changed]
+# "changed" means bash would not run the line as it stands (history expansion of `!`).
+__termwise_report_line() {
+  local line=${READLINE_LINE-} flag='' expanded h=${histchars:-'!^'}
+  if [[ $- == *H* && ( $line == *"${h:0:1}"* || $line == "${h:1:1}"* ) ]]; then
+    if ! expanded=$(builtin history -p -- "$line" 2>/dev/null) || [[ $expanded != "$line" ]]; then
+      flag=';changed'
+    fi
+  fi
+  builtin printf '\033]633;TermwiseBuffer;%s%s\a' "$(__termwise_urlpath "$line")" "$flag"
+}
+
+if [[ $- == *i* && -z ${__termwise_line_keys-} ]] \
+  && builtin bind -m emacs '"\e[9271~": kill-whole-line' 2>/dev/null; then
+  __termwise_line_keys=clear
+  builtin bind -m vi-insert '"\e[9271~": kill-whole-line'
+  builtin bind -m vi-command '"\e[9273~": vi-insertion-mode'
+  builtin bind -m vi-command '"\e[9271~": "\e[9273~\e[9271~"'
+  if (( BASH_VERSINFO[0] >= 4 )); then  # READLINE_LINE came with bash 4.0
+    for __termwise_map in emacs vi-insert vi-command; do
+      builtin bind -m "$__termwise_map" -x '"\e[9272~": __termwise_report_line'
+    done
+    unset __termwise_map
+    __termwise_line_keys=report
+  fi
+  builtin printf '\033]633;P;TermwiseLine=%s\a' "$__termwise_line_keys"
+fi

@@ -109,3 +109,37 @@ New-Item -Path function: -Name '??' -Value { termwise-ask @args } -Force | Out-N
 if (-not (Get-Command deploy -ErrorAction SilentlyContinue)) {
     function global:deploy { & (__Termwise-Program) deploy --from-prompt @args }
 }
+
+# ---- Replacing the prompt's line (Termwise never appends to half-typed text) -------------
+# Termwise clears the line before it types a command, and before it presses Enter it asks
+# PSReadLine what the line holds. Both are private chords no one presses by accident
+# (the terminal sends them as ESC [ 24;8 ~ and ESC [ 23;8 ~):
+#   Ctrl+Alt+Shift+F12  RevertLine: the line is emptied
+#   Ctrl+Alt+Shift+F11  report the line as OSC 633;TermwiseBuffer;<percent-encoded>
+if (Get-Command Set-PSReadLineKeyHandler -ErrorAction SilentlyContinue) {
+    $__termwiseClear = {
+        [Microsoft.PowerShell.PSConsoleReadLine]::RevertLine()
+    }
+    $__termwiseReport = {
+        $line = $null
+        $cursor = $null
+        [Microsoft.PowerShell.PSConsoleReadLine]::GetBufferState([ref]$line, [ref]$cursor)
+        [Console]::Write((__Termwise-Osc ('633;TermwiseBuffer;' + [Uri]::EscapeDataString($line))))
+    }
+    try {
+        Set-PSReadLineKeyHandler -Chord 'Ctrl+Alt+Shift+F12' -ScriptBlock $__termwiseClear `
+            -BriefDescription 'TermwiseClearLine'
+        Set-PSReadLineKeyHandler -Chord 'Ctrl+Alt+Shift+F11' -ScriptBlock $__termwiseReport `
+            -BriefDescription 'TermwiseReportLine'
+        if ((Get-PSReadLineOption).EditMode -eq 'Vi') {
+            Set-PSReadLineKeyHandler -ViMode Command -Chord 'Ctrl+Alt+Shift+F12' `
+                -ScriptBlock { [Microsoft.PowerShell.PSConsoleReadLine]::ViInsertMode(); [Microsoft.PowerShell.PSConsoleReadLine]::RevertLine() }
+            Set-PSReadLineKeyHandler -ViMode Command -Chord 'Ctrl+Alt+Shift+F11' -ScriptBlock $__termwiseReport
+        }
+        [Console]::Write((__Termwise-Osc '633;P;TermwiseLine=report'))
+    }
+    catch {
+        # An old PSReadLine without these: Termwise only types (it cannot check the line).
+    }
+    Remove-Variable __termwiseClear, __termwiseReport
+}

@@ -12,6 +12,7 @@ from tests.agent.rules import (
     cases_extra,
     cases_files,
     cases_git,
+    cases_listed,
     cases_node,
     cases_not_found,
     cases_permission,
@@ -35,6 +36,7 @@ TABLE: list[T] = [
     *cases_extra.CASES,
     *cases_usage.CASES,
     *cases_script_only.CASES,
+    *cases_listed.CASES,
 ]
 REPEATS = 15
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -13,20 +12,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.support.tools import require
 
 TOOLS = ("Xvfb", "xdotool", "trayer", "import")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
 
 def require_tools() -> None:
-    """Skip without the X tools, except on CI where their absence is a failure."""
-    missing = [t for t in TOOLS if shutil.which(t) is None]
-    if missing:
-        message = f"end-to-end tests need {', '.join(missing)}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    """Skip without the X tools, except on Linux CI where their absence is a failure."""
+    require(*TOOLS)
 
 
 def wait_until(check: Callable[[], Any], timeout: float, what: str, step: float = 0.05) -> Any:

@@ -109,7 +109,7 @@ def test_hotkey_shows_the_failure_and_enter_types_the_fix(
     desktop.screenshot("after-typing.png")
 
     # The command sits at the prompt; Enter in the session runs it.
-    sent = _cli(tray_env, "send", "--session", session_id, "--enter", "")
+    sent = _cli(tray_env, "send", "--raw", "--session", session_id, "--enter", "")
     assert sent.returncode == 0, sent.stderr
     done = client.wait_block(session_id, block_index(block), 30)
     assert done is not None and done["command"] == MODEL_COMMAND

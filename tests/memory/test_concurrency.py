@@ -17,6 +17,7 @@ from pathlib import Path
 from termwise.memory.store import MemoryStore
 root, name, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 store = MemoryStore(root)
+(go.parent / f"ready-{name}").touch()  # the barrier: both writers up before either writes
 while not go.exists():
     time.sleep(0.001)
 for i in range(1000):
@@ -33,7 +34,13 @@ def test_two_processes_upserting_1000_keys_each(tmp_path: Path) -> None:
         subprocess.Popen([sys.executable, "-c", WRITER, str(root), name, str(go)])
         for name in ("alpha", "beta")
     ]
-    time.sleep(0.5)  # let both interpreters start, so the writes really overlap
+    # A barrier, not a sleep: both interpreters are up before either writes, so the writes overlap.
+    ready = [tmp_path / f"ready-{name}" for name in ("alpha", "beta")]
+    deadline = time.monotonic() + 120
+    while not all(p.exists() for p in ready):
+        assert time.monotonic() < deadline, "the writers did not start"
+        assert all(proc.poll() is None for proc in procs), "a writer died before writing"
+        time.sleep(0.01)
     go.touch()
     for proc in procs:
         assert proc.wait(timeout=240) == 0

@@ -18,6 +18,8 @@ from termwise.tray.app.session_port import HostPort
 from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
 
+from tests.support.tools import require
+
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 ENV_INFO = {"os": "Linux", "os_version": "Debian 12", "tools": {}}
 
@@ -120,11 +122,7 @@ def has_display() -> bool:
 
 
 def need_display() -> None:
-    if has_display():
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail("a DISPLAY and xclip are needed for clipboard tests in CI")
-    pytest.skip("no DISPLAY/xclip")
+    require("display", "xclip")
 
 
 def tmp_cwd(tmp_path: Path) -> str:

@@ -154,8 +154,9 @@ class _Inexact:
     def can_run_exact(self) -> RunCheck:
         return RunCheck(False, "this shell cannot clear pending input")
 
-    def type_command(self, text: str) -> None:
+    def type_command(self, text: str) -> RunOutcome:
         self.typed.append(text)
+        return RunOutcome(True)
 
     def run_command(self, text: str) -> RunOutcome:
         self.ran.append(text)

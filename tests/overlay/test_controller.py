@@ -112,6 +112,40 @@ def test_enter_types_the_command_without_running_it(
     assert "typed-by-overlay" in block.text()
 
 
+def test_enter_and_ctrl_enter_replace_half_typed_input_through_the_port(
+    qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
+) -> None:
+    """Pending text on the prompt is replaced, never prefixed: the block's command is exactly
+    the suggestion, for Enter (type, then the user's Enter) and for Ctrl+Enter (run)."""
+    session, _ = _failed_session(host, tmp_path)
+    model_env.reply('{"command": "echo replaced-ok", "explanation": "say so"}\n')
+    controller = make_controller()
+    _ask_fix(qtbot, controller)
+    _select(controller, "echo replaced-ok")
+    session.write(b"echo PENDING-")
+    last = session.last_block().index
+    with qtbot.waitSignal(controller.command_typed):
+        qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+    session.write(b"\r")
+    block = session.wait_for_block(last, 10)
+    assert block is not None and block.command == "echo replaced-ok"
+    model_env.reply('{"command": "echo ran-exactly", "explanation": "say so"}\n')
+    with qtbot.waitSignal(controller.turn_finished, timeout=20000):
+        controller.show_overlay()
+        controller.window.input.setText("say it")
+        qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
+    _select(controller, "echo ran-exactly")
+    session.write(b"echo PENDING-")
+    last = block.index
+    with qtbot.waitSignal(controller.command_run, timeout=10000):
+        qtbot.keyClick(
+            controller.window.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier
+        )
+    block = session.wait_for_block(last, 10)
+    assert block is not None and block.command == "echo ran-exactly"
+    assert "PENDING" not in block.text()
+
+
 def test_ctrl_c_copies_the_command_to_the_clipboard(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QThread
 from termwise.agent.base.cancel import CancelToken
-from termwise.overlay.qt_bridge import ThreadRelay, TurnRunner, emit
+from termwise.overlay.qt_bridge import ThreadRelay, TurnRunner
 
 
 def test_thread_relay_calls_its_slot_on_the_gui_thread(qtbot: Any) -> None:
@@ -84,17 +83,3 @@ def test_a_failing_job_reports_an_error_instead_of_dying_silently(qtbot: Any) ->
         runner.start(job)
     assert got[0] == 1 and isinstance(got[1], Error) and "model exploded" in got[1].message
     assert isinstance(got[2], Finished)
-
-
-class _Source(QObject):
-    fired = Signal(object)
-
-
-def test_emit_keeps_the_refcount_of_true(qtbot: Any) -> None:
-    """Many emits leave Python's True with its references (PySide6 6.12 steals one per emit)."""
-    source = _Source()
-    source.fired.connect(lambda _x: None)
-    before = sys.getrefcount(True)
-    for i in range(1000):
-        emit(source.fired, i)
-    assert sys.getrefcount(True) >= before

@@ -90,6 +90,26 @@ def test_language_switch_to_chinese_changes_the_window_texts(qtbot: Any, paths: 
     assert w.windowTitle() == "Termwise 设置"
 
 
+def test_a_live_language_switch_relabels_the_same_widgets_and_stacks_none(
+    qtbot: Any, paths: Paths
+) -> None:
+    """No English label stays drawn under a Chinese one: the same labels change their text."""
+    from PySide6.QtWidgets import QLabel
+
+    w = _window(qtbot, paths)
+    w.show()
+    qtbot.waitExposed(w)
+    before = w.findChildren(QLabel)
+    w.language.setCurrentIndex(w.language.findData("zh_CN"))
+    w.apply()
+    after = w.findChildren(QLabel)
+    assert len(after) == len(before)
+    shown = [label.text() for label in after if label.isVisible() and label.text()]
+    for english in ("Provider", "Hotkey", "Language", "Theme", "Default shell"):
+        assert english not in shown
+    assert w.labels["Hotkey"].text() != "Hotkey" and w.labels["Hotkey"].isVisible()
+
+
 def test_choosing_a_preset_shows_its_endpoint_and_model(qtbot: Any, paths: Paths) -> None:
     """Picking the DeepSeek preset hints its URL and model; empty fields keep the preset's."""
     w = _window(qtbot, paths)

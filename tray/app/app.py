@@ -10,7 +10,7 @@ import socket
 import sys
 import threading
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
@@ -35,6 +35,13 @@ EXIT_FAILURE = 1
 # checked a bounded number of times, then never again (no idle wake-ups).
 GEOMETRY_CHECK_MS = 100
 GEOMETRY_CHECKS = 100
+
+
+@runtime_checkable
+class Retranslatable(Protocol):
+    """A window that re-reads its texts after a language switch."""
+
+    def retranslate(self) -> None: ...
 
 
 class ErrorRelay(QObject):
@@ -271,6 +278,9 @@ class TrayApp(QObject):
         self.controller.apply_config(config)
         _apply_theme(self.app, config)
         self.menu.retranslate()
+        for window in self.windows.values():  # every open window, in the new language
+            if isinstance(window, Retranslatable):
+                window.retranslate()
         self.nudge.enabled = config.ui.failure_nudge
         self.nudge.hotkey = config.hotkey.combo
         if (old.hotkey.combo, old.hotkey.enabled) != (config.hotkey.combo, config.hotkey.enabled):

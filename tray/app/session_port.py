@@ -11,7 +11,7 @@ from collections.abc import Callable
 from termwise.agent.base.types import Block, SessionContext
 from termwise.agent.suggest.flows import CONTEXT_BLOCKS, session_context
 from termwise.overlay.ports import RunCheck, RunOutcome, SessionView
-from termwise.tray.host.errors import SessionEnded
+from termwise.tray.host.errors import CommandRefused, SessionEnded
 from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.host import SessionHost
 from termwise.tray.host.session import Session
@@ -66,19 +66,31 @@ class HostSessionView:
         return self._session.context(CONTEXT_BLOCKS)
 
     def can_run_exact(self) -> RunCheck:
-        if not self._session.alive:
-            return RunCheck(False, "the session has ended")
+        s = self._session
+        if not s.alive:
+            return RunCheck(False, f"session {s.id} has ended")
+        if not s.can_run_exact:
+            return RunCheck(
+                False,
+                f"session {s.id} ({s.shell}) cannot show Termwise what its prompt holds, "
+                "so Termwise cannot be sure what would run",
+            )
         return RunCheck(True)
 
-    def type_command(self, text: str) -> None:
-        self._session.send_text(text)
-
-    def run_command(self, text: str) -> RunOutcome:
+    def type_command(self, text: str) -> RunOutcome:
+        """Replace the pending input by `text` (the host refuses what it cannot do exactly)."""
         try:
-            self._session.send_text(text, enter=True)
-        except SessionEnded as exc:
+            self._session.type_command(text)
+        except (CommandRefused, SessionEnded) as exc:
             return RunOutcome(False, str(exc))
         return RunOutcome(True)
+
+    def run_command(self, text: str) -> RunOutcome:
+        """Run exactly `text`: the host checks the prompt's line before it presses Enter."""
+        try:
+            return self._session.run_command(text)
+        except SessionEnded as exc:
+            return RunOutcome(False, str(exc))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, HostSessionView) and other._session is self._session

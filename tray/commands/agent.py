@@ -23,6 +23,8 @@ EXIT_UNAVAILABLE = 3
 EXIT_CONFIRM = 10  # `termwise check`: the command needs a confirmation
 EXIT_DANGEROUS = 11  # `termwise check`: the command is dangerous
 SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "sh", "fish", "wsl")
+# The grammar when neither --shell nor a session names one: the platform's own shell.
+DEFAULT_SHELL = "powershell" if sys.platform == "win32" else "bash"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,7 +68,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         f"code {EXIT_OK} safe, {EXIT_CONFIRM} confirm, {EXIT_DANGEROUS} dangerous. With "
         "--jsonl, read {command, shell} lines on stdin.",
     )
-    p.add_argument("--shell", default="bash", metavar="|".join(SHELLS), help="shell syntax")
+    p.add_argument(
+        "--shell",
+        default=DEFAULT_SHELL,
+        metavar="|".join(SHELLS),
+        help=f"shell syntax (default: {DEFAULT_SHELL})",
+    )
     p.add_argument("--jsonl", action="store_true", help="batch mode over stdin")
     p.add_argument(
         "--json", action="store_true", help='print {"verdict", "reasons"} for the one command'
@@ -124,38 +131,27 @@ def _config(paths: Paths) -> Config:
 
 
 def _unavailable(message: str) -> Exception:
-    from termwise.agent.base.errors import AgentError
+    from termwise.agent.base.errors import Unavailable
 
-    exc = AgentError(message)
-    exc.exit_code = EXIT_UNAVAILABLE  # type: ignore[attr-defined]
-    return exc
+    return Unavailable(message)
 
 
 def _session_context(paths: Paths, session: str | None) -> SessionContext:
     """The session's recent blocks from the host; raises HostUnavailable when none runs."""
-    from termwise.agent.base.types import Block, SessionContext
+    from termwise.agent.suggest.flows import CONTEXT_BLOCKS, block_from_json, session_context
     from termwise.tray.ipc.client import HostClient
 
     with HostClient(paths) as client:
-        reply = client.context(session, blocks=5)
+        reply = client.context(session, blocks=CONTEXT_BLOCKS)
     info = reply.session
-    return SessionContext(
-        blocks=[
-            Block(
-                command=str(b.get("command", "")),
-                output=str(b.get("output", "")),
-                exit_code=b.get("exit_code"),
-                cwd=b.get("cwd"),
-                started=b.get("started"),
-                ended=b.get("ended"),
-            )
-            for b in reply
-        ],
-        shell=str(info.get("shell") or "bash"),
+    return session_context(
+        [block_from_json(b) for b in reply],
+        shell=str(info.get("shell") or DEFAULT_SHELL),
         cwd=info.get("cwd"),
-        os_name=reply.os_name,
         session_id=info.get("id"),
-        screen_text="" if reply.has_marks else reply.screen_text,
+        os_name=reply.os_name,
+        has_marks=reply.has_marks,
+        screen_text=reply.screen_text,
     )
 
 
@@ -213,6 +209,9 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
         from termwise.tray.commands.prompt_words import without_word_blocks
 
         ctx = without_word_blocks(ctx)
+    if not ctx.blocks and ctx.screen_text.strip():
+        # cmd under Wine, or any shell whose integration did not load: no command marks.
+        render.note("no command marks from this shell; using its last screen instead")
     if need_context and not ctx.blocks and not ctx.screen_text.strip():
         from termwise.agent.base.errors import AgentError
 
@@ -290,7 +289,7 @@ def _fix_jsonl(inp: Any, out: Any) -> int:
             _emit(out, {"error": problem})
             continue
         script, output, code = obj.get("script"), obj.get("output", ""), obj.get("exit_code")
-        shell = obj.get("shell") or "bash"
+        shell = obj.get("shell") or DEFAULT_SHELL
         if not isinstance(script, str) or not isinstance(output, str) or not isinstance(shell, str):
             _emit(out, {"error": 'need a string "script" (and string "output", "shell")'})
             continue

@@ -1,4 +1,7 @@
-"""`termwise ask` / `fix` at a terminal: the picker loop, clarifying questions, the chosen action."""
+"""`termwise ask` / `fix` at a terminal: the picker loop, clarifying questions, the chosen action.
+
+Explaining and the clarifying follow-up are the shared flows of agent/suggest/flows.py.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 from termwise.agent.base.cancel import CancelToken
 from termwise.agent.base.events import Error, Event, Finished
 from termwise.agent.base.types import SessionContext, Suggestion, Verdict
+from termwise.agent.suggest.flows import explain, follow_up
 from termwise.tray.commands.ask_render import TurnRenderer
 from termwise.tray.commands.picker import Action, ExplainChunk, PickerState, Screen
 from termwise.tray.commands.term_io import HIDE_CURSOR, SHOW_CURSOR, KeyReader, RawModeUnavailable
@@ -44,12 +48,6 @@ class Console:
 def default_console() -> Console:
     colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     return Console(sys.stdout, input, KeyReader, colour)
-
-
-def follow_up(question: str, asked: str, answer: str) -> str:
-    """The request again, with the model's clarifying question and the user's answer."""
-    base = question.strip() or "Fix the last failed command."
-    return f"{base}\n(You asked: {asked.strip()} My answer: {answer.strip()})"
 
 
 def run_picker(
@@ -172,24 +170,13 @@ def _start_explaining(
     """Stream the model's explanation of a command into the picker's queue (`e`)."""
 
     def work() -> None:
-        from termwise.agent.base.prompts import load_prompt
         from termwise.agent.llm.base import LlmError
-        from termwise.agent.privacy.redact import redact
 
         client, config = turn.client, turn.config
         assert client is not None
-        shell = ctx.shell or "bash"
-        text = redact(command, config.privacy.patterns).text if config.privacy.redact else command
-        messages = [
-            {"role": "system", "content": load_prompt("explain", shell=shell)},
-            {"role": "user", "content": text},
-        ]
         try:
-            for delta in client.stream_chat(messages, task="suggest", cancel=cancel):  # type: ignore[arg-type]
-                if delta.text:
-                    sink.put(ExplainChunk(index, delta.text))
-                if cancel.cancelled:
-                    break
+            for text in explain(client, config, command, ctx.shell or "bash", cancel):
+                sink.put(ExplainChunk(index, text))
         except LlmError as exc:
             sink.put(ExplainChunk(index, done=True, error=str(exc)))
             return

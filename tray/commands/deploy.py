@@ -128,19 +128,14 @@ def _deploy(
     shell: str | None,
 ) -> int:
     from termwise.agent.base.cancel import CancelToken
-    from termwise.agent.deploy.planner import PlanFinished, Planner, PlanProblem, StepReady
-    from termwise.agent.deploy.sources import classify_target, fetch_repository, github_token
+    from termwise.agent.deploy.planner import PlanFinished, PlanProblem, StepReady
+    from termwise.agent.deploy.planning import plan_repository, read_target
+    from termwise.agent.deploy.sources import classify_target
     from termwise.agent.llm.factory import make_client
-    from termwise.agent.suggest.context import memory_lookup
-    from termwise.agent.suggest.probe import probe_environment
     from termwise.tray.host.shells import default_shell
 
     kind, value = classify_target(args.target)
-    snap = fetch_repository(
-        args.target,
-        github_api=config.deploy.github_api,
-        token=github_token() if kind == "github" else None,
-    )
+    snap = read_target(args.target, config)
     render.repository(snap)
     client = make_client(config)
     if client is None:
@@ -151,17 +146,11 @@ def _deploy(
             EXIT_UNAVAILABLE,
         )
     shell = shell or default_shell(config.terminal.default_shell)
-    env_info = probe_environment(refresh=args.refresh_env, cache_dir=paths.cache_dir)
-    planner = Planner(
-        client,
-        config,
-        memory=memory_lookup(config, paths.memory_dir),
-        env_info=env_info,
-        deploy_dir=paths.deploy_dir,
-    )
     render.planning(shell)
     token = CancelToken()
-    events = planner.run(snap, shell, token)
+    events = plan_repository(
+        snap, shell, config, client, paths, refresh_env=args.refresh_env, cancel=token
+    )
     finished: PlanFinished | None = None
     try:
         for event in events:

@@ -7,10 +7,11 @@ import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
+    from termwise.agent.base.types import SessionContext
     from termwise.tray.ipc.client import ContextReply, HostClient
 
 SHELL_CHOICES = ("pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
@@ -65,10 +66,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.set_defaults(func=cmd_context)
 
-    p = sub.add_parser("send", help="type text into a session")
+    p = sub.add_parser(
+        "send",
+        help="type a command into a session, replacing what is pending on its prompt",
+        description="Type a command at a session's prompt, replacing any half-typed text. "
+        "With --enter it runs only once the shell has reported that its line is exactly the "
+        "command (else exit 1 with the reason). --raw writes the text as it is, adding to "
+        "the line (--raw --enter '' just presses Enter).",
+    )
     p.add_argument("--session", metavar="ID", help="session id (default: the active one)")
-    p.add_argument("--enter", action="store_true", help="also press Enter")
-    p.add_argument("text", help="the text to type")
+    p.add_argument(
+        "--enter", action="store_true", help="run it (only if the line is exactly the command)"
+    )
+    p.add_argument("--raw", action="store_true", help="write the text as it is, no clearing")
+    p.add_argument("text", help="the command to type")
     p.set_defaults(func=cmd_send)
 
 
@@ -107,12 +118,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         address = server.start()
     except AddressInUse as exc:
         raise TrayError(f"{exc}; reach it with `termwise shell` or `termwise sessions`") from None
-    log.info("host listening on %s (pid %d)", address, os.getpid())
     print(
         f"termwise: host listening on {address} (pid {os.getpid()}); log: {log_file}",
         file=sys.stderr,
         flush=True,
     )
+    log.info("host listening on %s (pid %d)", address, os.getpid())
     try:
         signum = _wait_for_stop_signal()
         log.info("host stopping (signal %d)", signum)
@@ -237,27 +248,18 @@ def cmd_context(args: argparse.Namespace) -> int:
     return 0
 
 
-def _session_context(reply: ContextReply) -> Any:
-    from termwise.agent.base.types import Block, SessionContext
+def _session_context(reply: ContextReply) -> SessionContext:
+    from termwise.agent.suggest.flows import block_from_json, session_context
 
     info = reply.session
-    return SessionContext(
-        blocks=[
-            Block(
-                command=b["command"],
-                output=b["output"],
-                exit_code=b["exit_code"],
-                cwd=b["cwd"],
-                started=b["started"],
-                ended=b["ended"],
-            )
-            for b in reply
-        ],
+    return session_context(
+        [block_from_json(b) for b in reply],
         shell=str(info.get("shell", "bash")),
         cwd=info.get("cwd"),
-        os_name=reply.os_name,
         session_id=info.get("id"),
-        screen_text="" if reply.has_marks else reply.screen_text,
+        os_name=reply.os_name,
+        has_marks=reply.has_marks,
+        screen_text=reply.screen_text,
     )
 
 
@@ -285,5 +287,14 @@ def _clock(stamp: float) -> str:
 
 def cmd_send(args: argparse.Namespace) -> int:
     with _client(_paths()) as client:
-        client.send(_default_session(args.session), args.text, enter=args.enter)
+        session = _default_session(args.session)
+        if args.raw:
+            client.send(session, args.text, enter=args.enter)
+        elif args.enter:
+            outcome = client.run_command(session, args.text)
+            if not outcome.ran:
+                print(f"termwise: not run: {outcome.reason}", file=sys.stderr)
+                return 1
+        else:
+            client.type_command(session, args.text)
     return 0

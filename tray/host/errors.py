@@ -15,3 +15,7 @@ class SessionEnded(TrayError):
 
 class SessionStartFailed(TrayError):
     """The shell could not be started (bad folder, binary that will not run …)."""
+
+
+class CommandRefused(TrayError):
+    """Termwise will not type this text into this session (the message says why)."""

@@ -9,10 +9,17 @@ import threading
 import time
 from collections.abc import Callable
 
-from termwise.agent.base.types import SessionContext
-from termwise.tray.host.errors import SessionEnded
+from termwise.agent.base.types import RunOutcome, SessionContext
+from termwise.agent.suggest.flows import session_context
+from termwise.tray.host.errors import CommandRefused, SessionEnded
 from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
+from termwise.tray.host.line import (
+    LINE_PROPERTY,
+    line_keys,
+    parse_line_report,
+    refusal_for_text,
+)
 from termwise.tray.host.pty import DEFAULT_TERMINATION, PtyProcess, TerminationPolicy
 from termwise.tray.host.stream import CommandBlock, StreamParser
 
@@ -28,6 +35,7 @@ CLEAR_SCREEN = b"\x1b[H\x1b[2J"
 ENTER_ALT_SCREEN = b"\x1b[?1049h"
 EXIT_WAIT = 5.0
 ENDED_RING_BYTES = 64 * 1024
+FIRST_PROMPT_WAIT = 15.0  # how long a new shell's first prompt is awaited before typing
 
 DataCallback = Callable[[bytes], None]
 EndCallback = Callable[[int | None], None]
@@ -66,7 +74,16 @@ class Session:
         self._size = (rows, cols)
         self._ended = False
         self._exit_code: int | None = None
-        self._parser = StreamParser(max_blocks=max_blocks, ring_bytes=ring_bytes, clock=clock)
+        self._parser = StreamParser(
+            max_blocks=max_blocks,
+            ring_bytes=ring_bytes,
+            clock=clock,
+            on_line_report=self._on_line_report,
+        )
+        self._line_lock = threading.Lock()  # one type/run at a time per session
+        self._line_report = b""  # the newest OSC 633;TermwiseBuffer payload
+        self._line_report_count = 0
+        self._born = time.monotonic()
         self._thread = threading.Thread(
             target=self._read_loop, name=f"session-{session_id}-reader", daemon=True
         )
@@ -185,6 +202,126 @@ class Session:
         data = text.encode("utf-8")
         self.write(data + b"\r" if enter else data)
 
+    # replacing the prompt's line ------------------------------------------------------------
+    @property
+    def line_support(self) -> str:
+        """How this shell's line can be handled: "report" (clear, and say what it holds),
+        "clear" (clear only) or "" (neither: Termwise cannot replace pending text)."""
+        if self.shell == "cmd":
+            return "clear"  # cmd's line editor clears on Esc; it cannot report
+        with self._lock:
+            announced = self._parser.properties.get(LINE_PROPERTY, "")
+        return announced if announced in ("clear", "report") else ""
+
+    @property
+    def can_run_exact(self) -> bool:
+        """Whether `run_command` can check the line before pressing Enter (else only type)."""
+        return self.line_support == "report"
+
+    def type_command(self, text: str) -> None:
+        """Replace whatever is pending on the prompt by `text`, without pressing Enter.
+
+        Raises CommandRefused (control characters, a command still running, a shell
+        whose line Termwise cannot clear) and SessionEnded.
+        """
+        refusal = refusal_for_text(text) or self._line_refusal()
+        if refusal:
+            raise CommandRefused(refusal)
+        clear, _ = line_keys(self.shell)
+        with self._line_lock:
+            self.write(clear + text.encode("utf-8"))
+
+    def run_command(self, text: str, timeout: float = 2.0) -> RunOutcome:
+        """Replace the prompt's line by `text` and press Enter only once the shell has
+        reported that its line is exactly `text`; otherwise clear it and say why."""
+        refusal = refusal_for_text(text) or self._line_refusal()
+        if not refusal and not self.can_run_exact:
+            refusal = (
+                f"session {self.id} ({self.shell}) cannot show Termwise what its prompt holds, "
+                "so it cannot be sure what would run; type the command instead and press Enter "
+                "yourself"
+            )
+        if refusal:
+            return RunOutcome(False, refusal)
+        clear, report = line_keys(self.shell)
+        with self._line_lock:
+            try:
+                with self._lock:
+                    seen = self._line_report_count
+                self.write(clear + text.encode("utf-8") + report)
+                answer = self._wait_line_report(seen, timeout)
+                if answer is None:
+                    self.write(clear)
+                    return RunOutcome(
+                        False,
+                        f"the shell did not report its line within {timeout:g} s; nothing ran",
+                    )
+                line, changed = parse_line_report(answer)
+                if line != text.encode("utf-8"):
+                    self.write(clear)
+                    shown = line.decode("utf-8", errors="replace")
+                    return RunOutcome(
+                        False, f"the prompt held {shown!r} instead of the command; nothing ran"
+                    )
+                if changed:
+                    self.write(clear)
+                    return RunOutcome(
+                        False,
+                        f"{self.shell} would rewrite this line before running it (history "
+                        "expansion of '!'); type it instead and press Enter yourself",
+                    )
+                self.write(b"\r")
+            except SessionEnded as exc:
+                return RunOutcome(False, str(exc))
+        return RunOutcome(True, "")
+
+    def _await_first_prompt(self) -> None:
+        """A shell that has only just started has not yet announced its line keys; keys
+        typed before its first prompt would land as junk. Wait for that prompt (briefly)."""
+        deadline = time.monotonic() + FIRST_PROMPT_WAIT
+        while (
+            not self._ended
+            and not self.has_marks
+            and not self.line_support
+            and time.monotonic() < min(deadline, self._born + FIRST_PROMPT_WAIT)
+        ):
+            time.sleep(0.02)
+
+    def _line_refusal(self) -> str:
+        self._await_first_prompt()
+        if self._ended:
+            return f"session {self.id} has ended (exit code {self._exit_code})"
+        if not self.line_support:
+            return (
+                f"session {self.id} ({self.shell}) has no Termwise integration that can clear "
+                "its prompt, so typing would add to whatever is there; copy the command instead"
+            )
+        with self._lock:
+            running = self._parser.command_running
+        if running:
+            return (
+                f"a command is still running in session {self.id}; wait for its prompt "
+                "(typing now would go to that program)"
+            )
+        return ""
+
+    def _on_line_report(self, payload: bytes) -> None:
+        # Called by the parser inside feed(), under self._lock.
+        self._line_report = payload
+        self._line_report_count += 1
+        self._cond.notify_all()
+
+    def _wait_line_report(self, seen: int, timeout: float) -> bytes | None:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                if self._line_report_count > seen:
+                    return self._line_report
+                remaining = deadline - time.monotonic()
+                if self._ended or remaining <= 0:
+                    return None
+                self._cond.wait(remaining)
+
     def resize(self, rows: int, cols: int) -> None:
         # Sizes come from clients: clamp to what a winsize holds and any screen shows.
         rows, cols = min(max(1, rows), RESIZE_MAX), min(max(1, cols), RESIZE_MAX)
@@ -295,12 +432,13 @@ class Session:
 
     def context(self, n: int = 5) -> SessionContext:
         """What a suggestion turn needs to know about this session."""
-        return SessionContext(
-            blocks=[b.to_agent_block() for b in self.blocks(n)],
+        return session_context(
+            [b.to_agent_block() for b in self.blocks(n)],
             shell=self.shell,
             cwd=self.cwd,
-            os_name=platform.system(),
             session_id=self.id,
+            os_name=platform.system(),
+            has_marks=self.has_marks,
             screen_text="" if self.has_marks else self.screen_text(),
         )
 

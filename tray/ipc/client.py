@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
+from termwise.agent.base.types import RunOutcome
 from termwise.tray.errors import HostBusy, HostUnavailable, TrayError
 from termwise.tray.host.errors import UnknownSession
 from termwise.tray.ipc import auth, transport
@@ -204,6 +205,18 @@ class HostClient:
     def send(self, session_id: str | None, text: str, enter: bool = False) -> str:
         """Type text into a session (the active one when None); returns its id."""
         return str(self._request("send", session=session_id, text=text, enter=enter)["session"])
+
+    def type_command(self, session_id: str | None, text: str) -> str:
+        """Replace the prompt's pending text by `text` without Enter; returns the session id.
+
+        Raises HostError (kind "CommandRefused") when the session cannot take it.
+        """
+        return str(self._request("type", session=session_id, text=text)["session"])
+
+    def run_command(self, session_id: str | None, text: str, timeout: float = 2.0) -> RunOutcome:
+        """Replace the line by `text` and press Enter only if the shell reports exactly it."""
+        reply = self._request("run", session=session_id, text=text, timeout=timeout)
+        return RunOutcome(bool(reply.get("ran")), str(reply.get("reason", "")))
 
     def kill(self, session_id: str) -> None:
         self._request("kill", session=session_id)

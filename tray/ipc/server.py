@@ -46,6 +46,8 @@ MAX_CONNECTIONS = 64  # authenticated connections
 MAX_PENDING = 32  # connections still in their handshake
 MAX_PENDING_PER_PEER = 4  # per client process, where the OS names it (Linux)
 MAX_WAIT = 600.0
+RUN_CHECK_TIMEOUT = 2.0  # how long `run` waits for the shell to report its line
+MAX_RUN_CHECK = 30.0
 BUSY = "the Termwise host is busy (too many connections at once); try again in a moment"
 # Environment a `create` request may pass from the client's terminal to the new shell.
 CLIENT_ENV_KEYS = ("TERM", "COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "TERM_PROGRAM")
@@ -71,6 +73,7 @@ def session_info(session: Session, active_id: str | None) -> dict[str, Any]:
         "cols": session.size[1],
         "clients": session.client_count,
         "last_command": last.command if last is not None else None,
+        "can_run_exact": session.can_run_exact,
     }
 
 
@@ -104,6 +107,8 @@ class IpcServer:
             "create": self._op_create,
             "context": self._op_context,
             "send": self._op_send,
+            "type": self._op_type,
+            "run": self._op_run,
             "kill": self._op_kill,
             "wait_block": self._op_wait_block,
         }
@@ -314,6 +319,31 @@ class IpcServer:
         session.send_text(text, enter=bool(request.get("enter")))
         self.host.set_active(session.id)
         return {"ok": True, "session": session.id}
+
+    def _op_type(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Replace the prompt's pending text by `text` (no Enter); refusals are errors."""
+        session = self._session(request)
+        text = request.get("text")
+        if not isinstance(text, str):
+            raise RequestError("text must be a string")
+        session.type_command(text)
+        self.host.set_active(session.id)
+        return {"ok": True, "session": session.id}
+
+    def _op_run(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Replace the line by `text` and press Enter once the shell confirmed it holds
+        exactly that; `ran` false with a `reason` otherwise."""
+        session = self._session(request)
+        text = request.get("text")
+        if not isinstance(text, str):
+            raise RequestError("text must be a string")
+        timeout = request.get("timeout", RUN_CHECK_TIMEOUT)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise RequestError("timeout must be a number")
+        outcome = session.run_command(text, timeout=min(max(float(timeout), 0.1), MAX_RUN_CHECK))
+        if outcome.ran:
+            self.host.set_active(session.id)
+        return {"ok": True, "session": session.id, "ran": outcome.ran, "reason": outcome.reason}
 
     def _op_kill(self, request: dict[str, Any]) -> dict[str, Any]:
         session = self._session(request)

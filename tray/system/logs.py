@@ -121,6 +121,9 @@ def setup_logging(log_dir: Path, *, json_lines: bool = False, level: int = loggi
         stream.setFormatter(JsonFormatter())
         handlers.append(stream)
     redacting = RedactingFilter()
+    from termwise.agent.privacy.redact import redact
+
+    redact("warm-up")  # compile the patterns now, not inside the first (timed) log call
     for handler in handlers:
         handler.addFilter(redacting)
         handler._termwise = True  # type: ignore[attr-defined]

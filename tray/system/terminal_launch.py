@@ -53,11 +53,63 @@ def from_template(template: str, attach: Sequence[str], platform: str = sys.plat
         raise TrayError(f"terminal.command {template!r} has no {{attach}} placeholder")
     line = template.replace("{attach}", join_command(attach, platform))
     if platform == "win32":
-        return [line]  # CreateProcess parses a Windows command line itself
+        # Split as the program's C runtime will (Popen joins the list again with
+        # list2cmdline): a one-element list would make the whole line the program name.
+        return split_windows_command(line)
     try:
         return shlex.split(line)
     except ValueError as exc:
         raise TrayError(f"terminal.command cannot be read: {exc}") from None
+
+
+def split_windows_command(line: str) -> list[str]:
+    """Split a Windows command line the way the Microsoft C runtime does.
+
+    Spaces and tabs separate arguments outside double quotes; 2n backslashes before a
+    quote give n backslashes and the quote toggles quoting, 2n+1 give n backslashes and a
+    literal quote; `""` inside quotes is a literal quote; other backslashes are literal.
+    The inverse of subprocess.list2cmdline.
+    """
+    args: list[str] = []
+    current: list[str] = []
+    started = quoted = False
+    i, n = 0, len(line)
+    while i < n:
+        char = line[i]
+        if char == "\\":
+            end = i
+            while end < n and line[end] == "\\":
+                end += 1
+            count = end - i
+            started = True
+            if end < n and line[end] == '"':
+                current.append("\\" * (count // 2))
+                if count % 2:
+                    current.append('"')
+                    end += 1
+            else:
+                current.append("\\" * count)
+            i = end
+        elif char == '"':
+            started = True
+            if quoted and line.startswith('""', i):
+                current.append('"')
+                i += 2
+            else:
+                quoted = not quoted
+                i += 1
+        elif char in " \t" and not quoted:
+            if started:
+                args.append("".join(current))
+                current, started = [], False
+            i += 1
+        else:
+            current.append(char)
+            started = True
+            i += 1
+    if started:
+        args.append("".join(current))
+    return args
 
 
 def terminal_argv(

@@ -94,3 +94,32 @@ if (( ! ${+aliases[deploy]} && ! ${+functions[deploy]} )); then
     "${TERMWISE_CMD:-termwise}" deploy --from-prompt "$@"
   }
 fi
+
+# ---- Replacing the prompt's line (Termwise never appends to half-typed text) -------------
+# Termwise clears the line before it types a command, and before it presses Enter it asks
+# the shell what the line holds. Both go through private key sequences that no terminal
+# sends, bound in every keymap (emacs, viins, vicmd), so the user's keymap does not matter:
+#   ESC [ 9271 ~  clear the line (in vi command mode: back to insert mode)
+#   ESC [ 9272 ~  report the line as OSC 633;TermwiseBuffer;<percent-encoded>[;changed]
+# "changed" means zsh may not run the line as it stands (`!` history expansion is on).
+__termwise_clear_line() {
+  BUFFER=''
+  CURSOR=0
+  [[ $KEYMAP == vicmd ]] && zle -K viins
+  return 0
+}
+__termwise_report_line() {
+  local flag=''
+  [[ -o banghist && $BUFFER == *'!'* ]] && flag=';changed'
+  print -rn -- $'\e]633;TermwiseBuffer;'"$(__termwise_urlpath "$BUFFER")$flag"$'\a'
+}
+zle -N __termwise_clear_line
+zle -N __termwise_report_line
+() {
+  local keymap
+  for keymap in emacs viins vicmd; do
+    bindkey -M $keymap $'\e[9271~' __termwise_clear_line
+    bindkey -M $keymap $'\e[9272~' __termwise_report_line
+  done
+}
+print -rn -- $'\e]633;P;TermwiseLine=report\a'

@@ -82,8 +82,9 @@ CASES = [
     ('"api_key": "live_4f2c9a"', "live_4f2c9a", "api-key"),
     ("api-key: abcd-efgh", "abcd-efgh", "api-key"),
     ("Authorization: Bearer abcdef123456789xyz", "abcdef123456789xyz", "bearer-token"),
-    ("signing_key=Zx8K2mQ9vL4pR7tW1yB3nC6", "Zx8K2mQ9vL4pR7tW1yB3nC6", "high-entropy"),
-    ("SESSION_KEY: 9f8e7d6c5b4a3F2E1D0C", "9f8e7d6c5b4a3F2E1D0C", "high-entropy"),
+    # Signing and session keys are named secrets now (were judged by entropy).
+    ("signing_key=Zx8K2mQ9vL4pR7tW1yB3nC6", "Zx8K2mQ9vL4pR7tW1yB3nC6", "api-key"),
+    ("SESSION_KEY: 9f8e7d6c5b4a3F2E1D0C", "9f8e7d6c5b4a3F2E1D0C", "api-key"),
 ]
 
 

@@ -60,4 +60,28 @@ CASES = [
     T("man -s 3 write", "", "man -s 2 write"),
     T("man read", "", "man 3 read"),
     T("git statusç", "", "git status"),
+    # Typed on a Greek or Hebrew layout.
+    T("ψδ /τμπ", "", "cd /tmp"),
+    T("עןא דאשאוד", "", "git status"),
+    T("sort -h", "", "sort --help"),
+    T("whois api.staging.example.com", "", "whois staging.example.com"),
+    T("npm npm install", "", "npm install"),
+    T("echo 'done\"", "", 'echo "done"'),
+    T("grep -n TODO src/", "", "grep -r -n TODO src/"),
+    T("cp assets", "", "cp -a assets"),
+    T(
+        "docker rmi web:old",
+        'Error response from daemon: conflict: unable to remove repository reference "web:old"'
+        " (must force) - image\n  is being used by stopped container 0a1b2c3d4e5f\n",
+        "docker container rm -f 0a1b2c3d4e5f && docker rmi web:old",
+    ),
+    # Windows: an empty listing may hide hidden items.
+    T("Get-ChildItem .config", "", "Get-ChildItem -Force .config", shell="powershell", exit_code=0),
+    T("dir build", "", "dir /a build", shell="cmd", exit_code=0),
+    T(
+        "cd releases\\v2",
+        "The system cannot find the path specified.\n",
+        "mkdir releases\\v2 && cd releases\\v2",
+        shell="cmd",
+    ),
 ]

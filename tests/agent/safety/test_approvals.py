@@ -239,3 +239,32 @@ def test_very_long_commands_need_an_exact_entry(path: Path) -> None:
     assert store.decide(long_command, "bash", CONFIRM) == "ask"
     store.record(long_command, "bash", "always")
     assert store.decide(long_command, "bash", CONFIRM) == "allow"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "allowed", "dangerous"),
+    [
+        ("aws s3 *", "aws s3 cp a.txt s3://bucket/", "aws s3 rm s3://bucket --recursive"),
+        ("kubectl delete *", "kubectl delete pod web-1", "kubectl delete namespace prod"),
+        ("git stash *", "git stash push", "git stash drop"),
+        ("git checkout *", "git checkout main", "git checkout -- src/app.py"),
+        (
+            "python3 -c *",
+            "python3 -c 'print(1)'",
+            "python3 -c 'import shutil; shutil.rmtree(\"/srv\")'",
+        ),
+        ("rm -rf *", "rm -rf /tmp/build", "rm -rf /tmp/../home"),
+        ("*", "terraform apply", "terraform destroy"),
+    ],
+)
+def test_broad_pattern_never_allows_the_dangerous_edge(
+    path: Path, pattern: str, allowed: str, dangerous: str
+) -> None:
+    """A saved wildcard covers the everyday command but still asks for the destructive one."""
+    store = ApprovalStore(path)
+    store.record(allowed, "bash", "always", pattern=pattern)
+    assert classify(allowed).level == "confirm"
+    assert store.decide(allowed, "bash", classify(allowed)) == "allow"
+    verdict = classify(dangerous)
+    assert verdict.level == "dangerous", verdict
+    assert store.decide(dangerous, "bash", verdict) == "ask"

@@ -1,4 +1,4 @@
-"""Table tests: every case in cases.yaml and nasty_inputs.yaml gets the verdict it lists."""
+"""Table tests: every case in cases.yaml, nasty_inputs.yaml and edges.yaml gets its verdict."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def _id(case: dict[str, Any]) -> str:
 
 TABLE = load_cases("cases.yaml")
 NASTY = load_cases("nasty_inputs.yaml")
+EDGES = load_cases("edges.yaml")
 
 
 def _check(case: dict[str, Any]) -> None:
@@ -50,6 +51,12 @@ def test_table(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", NASTY, ids=_id)
 def test_nasty_inputs(case: dict[str, Any]) -> None:
     """Inputs built to slip past a checker (quoting, nesting, encodings, look-alikes) are caught."""
+    _check(case)
+
+
+@pytest.mark.parametrize("case", EDGES, ids=_id)
+def test_edges(case: dict[str, Any]) -> None:
+    """Issue 14's edges: inline scripts, heredocs, lost work, cloud deletes, temp folders."""
     _check(case)
 
 

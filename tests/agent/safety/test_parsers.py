@@ -172,11 +172,11 @@ def test_cmd_redirections_and_variables() -> None:
 
 
 def test_nested_subcommands_name_the_verb_that_was_judged() -> None:
-    """`git stash list` is safe and says so by its full name; `git stash drop` stays a change."""
+    """`git stash list` is safe and says so by its full name; `git stash push` stays a change."""
     from termwise.agent.safety import classify
 
     assert classify("git stash list").reasons == ("known-safe: git stash list",)
-    assert classify("git stash drop").level == "confirm"
+    assert classify("git stash push").level == "confirm"
     assert classify("docker compose ps").reasons == ("known-safe: docker compose ps",)
 
 

@@ -82,10 +82,10 @@ def test_every_rule_has_a_case() -> None:
     """Each rule id in the data shows up as a reason for some case of the tables, so none is dead."""
     from termwise.agent.safety import classify
 
-    from tests.agent.safety.test_classify import NASTY, TABLE
+    from tests.agent.safety.test_classify import EDGES, NASTY, TABLE
 
     fired: set[str] = set()
-    for case in TABLE + NASTY:
+    for case in TABLE + NASTY + EDGES:
         verdict = classify(case["cmd"], case.get("shell", "bash"))
         fired |= {reason.split(":", 1)[0] for reason in verdict.reasons}
     ids: set[str] = set()

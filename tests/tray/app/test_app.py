@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import Paths, resolve_paths
@@ -25,6 +26,7 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
 from termwise.tray.ipc.client import HostClient
 from termwise.tray.ipc.server import IpcServer
+from termwise.tray.system import autostart
 
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 
@@ -198,19 +200,47 @@ def test_hotkey_failure_opens_settings_at_the_hotkey(qtbot, tray: TrayApp, caplo
     )
 
 
+def test_a_hotkey_another_program_holds_is_notified_and_settings_opens_at_it(
+    qtbot, tray: TrayApp, caplog
+) -> None:
+    """Another X client grabbed the combination: the tray says it is taken, focus goes to the
+    hotkey field of Settings."""
+    from Xlib import XK, X
+    from Xlib.display import Display
+
+    caplog.set_level(logging.INFO)
+    other = Display()
+    keycode = other.keysym_to_keycode(XK.string_to_keysym("F11"))
+    other.screen().root.grab_key(keycode, X.ControlMask | X.Mod1Mask, False, 1, 1)
+    other.sync()
+    try:
+        assert not tray.hotkey.register("ctrl+alt+F11")
+        qtbot.waitUntil(lambda: "settings" in tray.windows, timeout=5000)
+        field = tray.windows["settings"].fields["hotkey"]
+        qtbot.waitUntil(lambda: field.hasFocus(), timeout=5000)
+        assert any(
+            "Hotkey not available" in r.getMessage()
+            and "Ctrl+Alt+F11 is taken by another program" in r.getMessage()
+            for r in caplog.records
+        )
+    finally:
+        other.close()
+
+
 def test_settings_apply_live(qtbot, tray: TrayApp, paths: Paths) -> None:
     """Applied settings take effect without a restart: start at login written, nudge text uses the new hotkey."""
     config = _config_no_hotkey(start_at_login=True)
     config.hotkey = dataclasses.replace(config.hotkey, combo="ctrl+shift+k")
     tray.apply_config(config)
-    desktop = Path.home() / ".config" / "autostart" / "termwise.desktop"
-    assert desktop.is_file()
+    # On Windows the Run value (under the tests' own key, see conftest.py), else the
+    # XDG autostart file in the test's home.
+    assert autostart.is_enabled()
     session = tray.host.create("bash")
     with qtbot.waitSignal(tray.nudge.failed, timeout=20000) as nudged:
         _run(session, "false")
     assert nudged.args[1].endswith("press Ctrl+Shift+K for a fix")
     tray.apply_config(_config_no_hotkey(start_at_login=False))
-    assert not desktop.exists()
+    assert not autostart.is_enabled()
 
 
 def test_new_session_from_the_menu_opens_a_terminal_on_it(
@@ -276,6 +306,9 @@ def test_second_start_forwards_show_to_the_first(qtbot, paths: Paths) -> None:
     assert not forward(name, "show")  # nobody listens any more
 
 
+@pytest.mark.skipif(
+    sys.platform == "win32", reason="a Windows named pipe leaves no file behind when its owner dies"
+)
 def test_stale_socket_from_a_crash_is_taken_over(paths: Paths) -> None:
     """A socket file left by a crashed tray does not stop the next start."""
     name = server_name(paths.runtime_dir)
@@ -363,6 +396,44 @@ def test_language_switch_reaches_the_tray_menu(tray: TrayApp) -> None:
     finally:
         tray.apply_config(_config_no_hotkey(language="en"))
     assert tray.menu.quit_action.text() == "Quit"
+
+
+def test_language_and_theme_switch_live_in_every_open_window(qtbot, tray: TrayApp) -> None:
+    """Memory, deploy and settings windows that are open take 简体中文 and the dark palette at once."""
+    from termwise.overlay.theme import DARK
+
+    tray.open_memory()
+    tray.open_deploy()
+    tray.open_settings("")
+    try:
+        tray.apply_config(_config_no_hotkey(language="zh_CN", theme="dark"))
+        memory, deploy, settings = (tray.windows[n] for n in ("memory", "deploy", "settings"))
+        assert memory.windowTitle() == "Termwise 记忆" and memory.save_button.text() == "保存"
+        assert deploy.windowTitle() == "从仓库部署" and deploy.plan_button.text() == "计划"
+        assert settings.labels["Hotkey"].text() != "Hotkey"
+        assert settings.isVisible() and memory.isVisible() and deploy.isVisible()
+        window_colour = tray.app.palette().color(QPalette.ColorRole.Window).name()
+        assert window_colour == DARK.background
+        qtbot.waitUntil(
+            lambda: memory.palette().color(QPalette.ColorRole.Window).name() == DARK.background
+        )
+    finally:
+        tray.apply_config(_config_no_hotkey(language="en"))
+    assert tray.windows["memory"].windowTitle() == "Termwise memory"
+
+
+def test_settings_from_the_overlay_open_on_top_with_the_overlay_hidden(
+    qtbot, tray: TrayApp
+) -> None:
+    """F2 in the overlay: the always-on-top overlay hides first, then Settings shows."""
+    from PySide6.QtCore import Qt
+
+    overlay = tray.controller.window
+    tray.controller.show_overlay()
+    assert overlay.isVisible()
+    qtbot.keyClick(overlay.input, Qt.Key.Key_F2)
+    qtbot.waitUntil(lambda: "settings" in tray.windows and tray.windows["settings"].isVisible())
+    assert not overlay.isVisible()
 
 
 def test_ctrl_c_is_not_a_failure(qtbot, tray: TrayApp) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import threading
@@ -168,7 +167,7 @@ def test_sigterm_detaches_and_leaves_the_session(serve: ServeProcess) -> None:
     assert session_row(serve, sid)["alive"]
 
 
-@pytest.mark.skipif(shutil.which("zsh") is None, reason="needs zsh")
+@pytest.mark.requires("zsh")
 def test_shell_command_starts_in_the_folder_and_exits_with_the_shell(
     serve: ServeProcess, tmp_path: Path
 ) -> None:

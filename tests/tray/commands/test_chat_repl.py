@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ptyprocess import PtyProcess
 from termwise.agent.base.config import write_config
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import resolve_paths
@@ -26,6 +25,10 @@ class Term:
     """A process in a PTY whose output we wait on, with deadlines rather than sleeps."""
 
     def __init__(self, argv: list[str], cwd: Path, env: dict[str, str]) -> None:
+        # Imported here: ptyprocess is installed on POSIX only, and collecting this file
+        # must work on Windows too (where the module's skip applies).
+        from ptyprocess import PtyProcess
+
         self.proc = PtyProcess.spawn(argv, cwd=str(cwd), env=env, dimensions=(40, 200))
         self.output = ""
         self.mark = 0

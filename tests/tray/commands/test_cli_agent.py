@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,9 +99,7 @@ def test_ask_without_any_model_exits_3() -> None:
     assert "no model configured" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.skipif(
-    not shutil.which("bash") or not shutil.which("git"), reason="needs bash and git"
-)
+@pytest.mark.requires("bash", "git")
 def test_fix_uses_the_sessions_last_failure(
     serve: ServeProcess, llm_server: LlmServer, tmp_path: Path
 ) -> None:
@@ -180,6 +178,18 @@ def test_check_verdicts_and_exit_codes() -> None:
     assert out[2] == {"verdict": "safe", "reasons": out[2]["reasons"]}
     empty = termwise("check", env=offline_env())
     assert empty.returncode == 2 and "needs a command" in empty.stderr
+
+
+def test_check_reads_the_platform_shell_by_default() -> None:
+    """Without --shell, `check` reads the platform's shell: PowerShell on Windows, else bash."""
+    wipe = termwise("check", "--", "Remove-Item -Recurse C:\\", env=offline_env())
+    rm = termwise("check", "--", "rm -rf /", env=offline_env())
+    if sys.platform == "win32":
+        assert wipe.returncode == 11, wipe.stdout  # read as PowerShell: a drive wiped
+    else:
+        assert rm.returncode == 11, rm.stdout
+    default = "powershell" if sys.platform == "win32" else "bash"
+    assert f"(default: {default})" in termwise("check", "--help", env=offline_env()).stdout
 
 
 def test_check_json_for_one_command() -> None:
@@ -299,7 +309,7 @@ def test_ctrl_c_during_ask_closes_the_model_stream(llm_server: LlmServer) -> Non
     assert llm_server.wait_disconnect(5)
 
 
-@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+@pytest.mark.requires("bash")
 def test_fix_offline_with_nothing_to_fix_says_so(serve: ServeProcess, tmp_path: Path) -> None:
     """When the rules know nothing about the last block, fix says so and exits 1."""
     sid = serve.client.create("bash", str(tmp_path))["id"]

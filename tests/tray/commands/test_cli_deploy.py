@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -137,7 +136,7 @@ def test_plain_text_plan_for_a_github_repo(tmp_path: Path, llm_server: LlmServer
     assert "check: test -s out/marker.txt" in out and "Plan (3 steps) saved to" in out
 
 
-@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+@pytest.mark.requires("bash")
 def test_run_in_a_new_session_asks_and_completes(
     serve: ServeProcess, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -181,7 +180,7 @@ def test_run_refuses_its_own_session(tmp_path: Path, llm_server: LlmServer) -> N
     assert result.returncode == 2 and "session this command runs in" in result.stderr
 
 
-@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+@pytest.mark.requires("bash")
 def test_ctrl_c_stops_the_run_cleanly(
     serve: ServeProcess, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -243,7 +242,7 @@ def child_commands(pid: int) -> list[str]:
         return []
 
 
-@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+@pytest.mark.requires("bash")
 def test_run_in_a_chosen_session(
     serve: ServeProcess, tmp_path: Path, llm_server: LlmServer
 ) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.tools import params
 from tests.tray.serve_support import (
     ServeProcess,
     commands,
@@ -31,7 +31,7 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
     yield from serve_fixture(termwise_home)
 
 
-SHELLS = [s for s in ("bash", "zsh") if shutil.which(s)]
+SHELLS = params("bash", "zsh")
 ALT_PROGRAM = "tput smcup; echo ALT-SCREEN-$((40 + 2)); sleep 0.2; tput rmcup"
 
 
@@ -132,7 +132,8 @@ def test_commands_without_a_host_say_how_to_start_one() -> None:
 
 def test_serve_logs_its_address_and_ends_sessions_on_sigterm(serve: ServeProcess) -> None:
     """`serve` says where it listens; SIGTERM ends its shells and removes the socket."""
-    assert "listening on" in serve.stderr()
+    # It answers pings a moment before the line is out.
+    assert wait_until(lambda: "listening on" in serve.stderr())
     address = serve.stderr().split("listening on ")[1].split(" ")[0]
     assert Path(address).exists()
     pid = serve.client.create("bash")["pid"]
@@ -198,3 +199,39 @@ def test_text_context_shows_times_and_falls_back_to_the_screen() -> None:
                         screen_text="user@box:~$ ls\nfile.txt\n", os_name="Linux")  # fmt: skip
     assert "no command marks" in render_context(bare)
     assert "user@box:~$ ls\nfile.txt" in render_context(bare)
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_send_replaces_pending_text(serve: ServeProcess, shell: str) -> None:
+    """With `echo PENDING-` half-typed, `send` types the command in its place and `send --enter`
+    runs exactly the command: `termwise context` shows no appended text."""
+    sid = serve.client.create(shell)["id"]
+    serve.run_command(sid, "echo first")
+    serve.client.send(sid, "echo PENDING-")
+    typed = termwise("send", "--session", sid, "echo typed-$((6*7))")
+    assert typed.returncode == 0, typed.stderr
+    before = serve.client.context(sid, 1)[-1]["index"]
+    pressed = termwise("send", "--raw", "--session", sid, "--enter", "")
+    assert pressed.returncode == 0, pressed.stderr
+    assert serve.client.wait_block(sid, before, 15) is not None
+    serve.client.send(sid, "echo PENDING-")
+    ran = termwise("send", "--session", sid, "--enter", "echo ran-exactly")
+    assert ran.returncode == 0, ran.stderr
+    assert wait_until(lambda: commands(serve.client.context(sid, 1)) == ["echo ran-exactly"])
+    blocks = json.loads(termwise("context", "--json", "--session", sid).stdout)
+    assert commands(blocks)[-3:] == ["echo first", "echo typed-$((6*7))", "echo ran-exactly"]
+    assert [b["output"] for b in blocks[-2:]] == ["typed-42", "ran-exactly"]
+
+
+def test_send_enter_refuses_what_it_cannot_run_exactly(serve: ServeProcess) -> None:
+    """A multi-line command or one bash would rewrite (`!!`) is not run: exit 1 with the reason."""
+    sid = serve.client.create("bash")["id"]
+    serve.run_command(sid, "echo first")
+    two = termwise("send", "--session", sid, "--enter", "echo a\nrm -rf /tmp/nothing")
+    assert two.returncode == 1 and "more than one line" in two.stderr
+    bang = termwise("send", "--session", sid, "--enter", "echo !!")
+    assert bang.returncode == 1 and "history expansion" in bang.stderr
+    info = json.loads(termwise("sessions", "--json").stdout)
+    assert info[0]["can_run_exact"] is True
+    serve.run_command(sid, "echo after")
+    assert commands(serve.client.context(sid, 5))[-2:] == ["echo first", "echo after"]

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,9 +18,7 @@ from tests.support.llm_server import LlmServer, Reply
 from tests.tray.commands.test_tmux import Tmux
 from tests.tray.serve_support import ServeProcess, wait_until
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None or shutil.which("zsh") is None, reason="needs tmux and zsh"
-)
+pytestmark = pytest.mark.requires("tmux", "zsh")
 
 TERMWISE = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "termwise.tray.commands.cli"))
 DU = "du -ah . | sort -rh | head -20"

@@ -37,7 +37,7 @@ def test_what_starts_when_no_host_answers(env: dict[str, str], serve: bool) -> N
     assert (argv[-1] == "serve") is serve
 
 
-@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X display (pytest-xvfb)")
+@pytest.mark.requires("display")
 def test_shell_on_a_desktop_starts_the_tray(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

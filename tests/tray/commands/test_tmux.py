@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +19,7 @@ from termwise.tray.ipc.client import HostClient
 
 from tests.tray.serve_support import pid_alive, termwise, wait_until
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = pytest.mark.requires("tmux")
 
 TERMWISE = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "termwise.tray.commands.cli"))
 

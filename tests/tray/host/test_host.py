@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from pathlib import Path
@@ -22,7 +21,9 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.session import Session
 from termwise.tray.host.shells import UnknownShell
 
-SHELLS = [s for s in ("bash", "zsh") if shutil.which(s)]
+from tests.support.tools import params
+
+SHELLS = params("bash", "zsh")
 
 
 def run(session: Session, command: str, timeout: float = 15.0):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import uuid
@@ -218,11 +219,18 @@ def _dacl_text(handle: int) -> str:
     raise AssertionError("Windows only")
 
 
+FULL_ACCESS = {"GA", "FA", "0X1F01FF", "0X1F019F"}
+
+
+def _aces(sddl: str) -> set[tuple[str, str, str]]:
+    """(type, rights, trustee) of each entry; full access spelled one way."""
+    found = re.findall(r"\(([A-Z]+);[^;]*;([^;]*);[^;]*;[^;]*;([^)]+)\)", sddl.upper())
+    return {(kind, "full" if rights in FULL_ACCESS else rights, sid) for kind, rights, sid in found}
+
+
 def test_the_pipe_admits_only_this_user_and_system(address, listener):
     """The pipe's DACL is protected and allows this user and SYSTEM only (no Everyone,
     no read access for other users), so only we can open it."""
-    import re
-
     from termwise.tray.ipc import pipe_security, winpipe
 
     thread, got = _accept_in_thread(listener)
@@ -233,6 +241,10 @@ def test_the_pipe_admits_only_this_user_and_system(address, listener):
         assert sddl.startswith("D:P"), sddl
         trustees = set(re.findall(r"\(A;[^;]*;[^;]*;[^;]*;[^;]*;([^)]+)\)", sddl))
         assert trustees == {pipe_security.current_user_sid(), "SY"}, sddl
+        # Read back, the DACL is the one the code meant to set: the same allow entries,
+        # with GENERIC_ALL mapped to the pipe's full access (FA or its number).
+        meant = pipe_security.owner_only_sddl(pipe_security.current_user_sid())
+        assert _aces(sddl) == _aces(meant), (sddl, meant)
     finally:
         client.close()
         if got and isinstance(got[0], winpipe.PipeStream):

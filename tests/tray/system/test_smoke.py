@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,7 +41,7 @@ def test_smoke_test_runs_a_command_in_a_real_session_and_passes(termwise_home: P
     assert sorted(termwise_home.rglob("*")) == before
 
 
-@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh not installed")
+@pytest.mark.requires("zsh")
 def test_smoke_test_with_zsh():
     """TERMWISE_SMOKE_SHELL picks the shell; zsh's integration gives the block back too."""
     done = smoke({"TERMWISE_SMOKE_SHELL": "zsh"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import textwrap
@@ -15,6 +16,7 @@ from termwise.tray.system.terminal_launch import (
     attach_argv,
     from_template,
     open_terminal,
+    split_windows_command,
     terminal_argv,
 )
 
@@ -72,7 +74,9 @@ def test_template_fills_attach_quoted() -> None:
     line = from_template(
         "wezterm start -- {attach}", [r"C:\Program Files\T\termwise.exe", "attach", "1"], "win32"
     )
-    assert line == [r'wezterm start -- "C:\Program Files\T\termwise.exe" attach 1']
+    # Split into the program and its arguments (a one-element list would make CreateProcess
+    # look for a program named after the whole line).
+    assert line == ["wezterm", "start", "--", r"C:\Program Files\T\termwise.exe", "attach", "1"]
     with pytest.raises(TrayError, match=r"no \{attach\}"):
         from_template("xterm -e", attach, "linux")
 
@@ -108,3 +112,38 @@ def test_open_terminal_missing_program_is_a_clear_error() -> None:
     """A template naming a program that does not exist fails with its name, no traceback."""
     with pytest.raises(TrayError, match="no-such-terminal-xyz"):
         open_terminal("1", template="no-such-terminal-xyz -e {attach}")
+
+
+# Characters that matter to the Windows splitting rules, plus ordinary and non-ASCII ones.
+TRICKY = ' \t\\"ab\u00e9\u4e2d-'
+
+
+def test_split_windows_command_inverts_list2cmdline() -> None:
+    """Any argv joined the Windows way splits back into the same argv (quotes, backslashes)."""
+    rng = random.Random(13)
+    for _ in range(3000):
+        argv = ["".join(rng.choices(TRICKY, k=rng.randint(0, 8))) for _ in range(rng.randint(0, 5))]
+        assert split_windows_command(subprocess.list2cmdline(argv)) == argv
+
+
+def test_split_windows_command_never_raises_and_stays_linear() -> None:
+    """Any text typed into terminal.command splits without an exception, in one pass."""
+    rng = random.Random(7)
+    for _ in range(3000):
+        line = "".join(rng.choices(TRICKY + "\x00\n", k=rng.randint(0, 40)))
+        assert isinstance(split_windows_command(line), list)
+    # Long runs of backslashes and quotes are consumed in one pass, not rescanned.
+    big = "\\" * 200_000 + '"' * 200_000
+    assert len(split_windows_command(big)) == 1
+
+
+def test_split_windows_command_examples() -> None:
+    """The C runtime's rules: quotes group, backslashes only count before a quote."""
+    assert split_windows_command(r'wt.exe -d "C:\my dir\\" x') == [
+        "wt.exe",
+        "-d",
+        "C:\\my dir\\",
+        "x",
+    ]
+    assert split_windows_command(r'a\\\"b "c""d" ""') == ['a\\"b', 'c"d', ""]
+    assert split_windows_command("  spaced\targs  ") == ["spaced", "args"]

@@ -1,7 +1,10 @@
-"""Global hotkey: one interface, `pynput` on Linux/macOS and `keyboard` on Windows.
+"""Global hotkey: one interface; the combination is taken, not watched.
 
-Backends call `on_press` on their own listener thread; `HotkeyBridge` turns that into a
-queued Qt signal, so the listener never touches widgets.
+X11 grabs it on the root window (`x11_backend`), Windows registers it with RegisterHotKey
+(`windows_backend`): the focused terminal never receives the keys, so no stray byte reaches
+a session. macOS keeps pynput's listener. A combination another program holds fails at
+registration with a HotkeyError saying so. Backends call `on_press` on their own listener
+thread; `HotkeyBridge` turns that into a queued Qt signal, so the listener never touches widgets.
 """
 
 from __future__ import annotations
@@ -66,23 +69,20 @@ def to_pynput(combo: str) -> str:
     return "+".join([f"<{m}>" for m in mods] + [keypart])
 
 
-def to_keyboard(combo: str) -> str:
-    """'ctrl+alt+space' -> 'ctrl+alt+space' in the `keyboard` package's names."""
-    mods, key = parse_combo(combo)
-    names = {"cmd": "windows"}
-    return "+".join([names.get(m, m) for m in mods] + [key])
-
-
 def make_backend(combo: str, platform: str = sys.platform) -> HotkeyBackend:
     """The backend for this platform (raises HotkeyError when the combination is malformed)."""
     parse_combo(combo)
     if platform == "win32":
-        from termwise.tray.app.hotkey.keyboard_backend import KeyboardBackend
+        from termwise.tray.app.hotkey.windows_backend import WindowsHotkeyBackend
 
-        return KeyboardBackend(combo)
-    from termwise.tray.app.hotkey.pynput_backend import PynputBackend
+        return WindowsHotkeyBackend(combo)
+    if platform == "darwin":
+        from termwise.tray.app.hotkey.pynput_backend import PynputBackend
 
-    return PynputBackend(combo)
+        return PynputBackend(combo)
+    from termwise.tray.app.hotkey.x11_backend import X11GrabBackend
+
+    return X11GrabBackend(combo)
 
 
 def describe(combo: str) -> str:

@@ -1,4 +1,4 @@
-"""Windows PTY backend: a thin adapter over pywinpty (ConPTY)."""
+"""Windows PTY backend: a thin adapter over pywinpty (ConPTY, else its WinPTY fallback)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ EXIT_DRAIN = 0.5
 # pywinpty's reader thread sends this for an empty read; over its TCP socket it can
 # arrive glued to real output, where pywinpty no longer recognises it.
 KEEPALIVE = "0011Ignore"
+# pywinpty's backend numbers (winpty.enums.Backend), tried in this order.
+BACKENDS = (("ConPTY", 0), ("WinPTY", 1))
 # A marker cut in two by a socket read leaves a tail that starts it; that tail waits at
 # most this long for the rest before it is passed on as ordinary output.
 KEEPALIVE_TAIL_WAIT = 0.05
@@ -63,8 +65,13 @@ class WindowsPty(ReapedStatus):
     relies on its `close(force)` default (which differs from ptyprocess's).
     """
 
-    def __init__(self, proc: winpty.PtyProcess) -> None:
+    def __init__(
+        self, proc: winpty.PtyProcess, backend: str = "ConPTY", fallback: str = ""
+    ) -> None:
         self._proc = proc
+        # Which pseudo console runs the child, and why it is not ConPTY when it is not.
+        self.backend = backend
+        self.fallback_reason = fallback
         self.pid: int = int(proc.pid or 0)
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._status: int | None = None
@@ -88,16 +95,23 @@ class WindowsPty(ReapedStatus):
         if program is None:
             raise FileNotFoundError(f"the program was not found or is not executable: {argv[0]}")
         appname, cmdline = command_line(program, argv[1:])
-        backend = os.environ.get("PYWINPTY_BACKEND")  # honoured as pywinpty does
         block = "".join(f"{key}={value}\0" for key, value in environ.items())
-        try:
-            pty = winpty.PTY(cols, rows, backend=int(backend) if backend else None)
-            started = pty.spawn(appname, cmdline=cmdline, cwd=cwd or os.getcwd(), env=block)
-        except winpty.WinptyError as exc:
-            raise OSError(f"could not start {program}: {exc}") from None
-        if not started:
-            raise OSError(f"could not start {program}")
-        return cls(winpty.PtyProcess(pty))
+        chosen = os.environ.get("PYWINPTY_BACKEND")  # honoured as pywinpty does
+        backends = [b for b in BACKENDS if chosen is None or str(b[1]) == chosen.strip()]
+        failures: list[str] = []
+        for name, number in backends or BACKENDS:
+            # ConPTY first; where it cannot start (Windows before 10 1809, Wine), WinPTY.
+            try:
+                pty = winpty.PTY(cols, rows, backend=number)
+                started = pty.spawn(appname, cmdline=cmdline, cwd=cwd or os.getcwd(), env=block)
+            except winpty.WinptyError as exc:
+                failures.append(f"{name}: {exc}")
+                continue
+            if not started:
+                failures.append(f"{name}: the process did not start")
+                continue
+            return cls(winpty.PtyProcess(pty), name, "; ".join(failures))
+        raise OSError(f"could not start {program} ({'; '.join(failures)})")
 
     def read(self, size: int = 65536) -> bytes:
         while True:

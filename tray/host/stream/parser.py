@@ -33,6 +33,7 @@ MAX_CSI = 32
 _ALT_MODES = {b"1049", b"1047", b"47"}
 _ESCAPED = re.compile(rb"\\(\\|x[0-9a-fA-F]{2})")
 _DIGITS = frozenset(b"0123456789;")
+MAX_PROPERTIES = 32  # OSC 633;P;Key=Value pairs kept (a noisy stream cannot grow it)
 
 
 class State(Enum):
@@ -83,9 +84,11 @@ class StreamParser:
         block_bytes: int = BLOCK_BYTES,
         clock: Callable[[], float] = time.time,
         on_block: Callable[[CommandBlock], None] | None = None,
+        on_line_report: Callable[[bytes], None] | None = None,
     ) -> None:
         self._clock = clock
         self._on_block = on_block
+        self._on_line_report = on_line_report
         self._block_bytes = block_bytes
         self._lock = threading.Lock()
         self._raw = ByteRing(ring_bytes)
@@ -102,6 +105,9 @@ class StreamParser:
         self._started = 0.0
         self._finished: list[CommandBlock] = []
         self.cwd: str | None = None
+        # What the integration announced about itself (OSC 633;P;Key=Value), e.g.
+        # TermwiseLine=report: the shell can clear its line and report it on request.
+        self.properties: dict[str, str] = {}
         self.has_marks = False
         self.in_alt_screen = False
         self.dropped_sequences = 0  # sequences whose handler failed; reported, never fatal
@@ -258,6 +264,17 @@ class StreamParser:
             self._state = State.IDLE
         elif kind == b"P" and rest.startswith(b"Cwd="):
             self.cwd = rest[4:].decode("utf-8", errors="replace") or self.cwd
+        elif kind == b"P":
+            key, _, value = rest.partition(b"=")
+            name = key.decode("utf-8", errors="replace")
+            if name in self.properties or len(self.properties) < MAX_PROPERTIES:
+                self.properties[name] = value.decode("utf-8", errors="replace")
+        elif kind == b"TermwiseBuffer" and self._on_line_report is not None:
+            # The shell's answer to "what is on your line?" (Session.run_command).
+            try:
+                self._on_line_report(rest)
+            except Exception:  # a listener's bug must not stop the reader thread
+                log.exception("line report listener failed")
 
     def _command_text(self) -> str:
         if self._explicit is not None:
@@ -373,6 +390,11 @@ class StreamParser:
                 return False
             self._blocks.popleft()
             return True
+
+    @property
+    def command_running(self) -> bool:
+        """A command started (C mark) and has not finished: its program reads the input."""
+        return self._state is State.OUTPUT
 
     def raw_tail(self, n: int) -> bytes:
         """The last `n` raw bytes read, alternate screen included."""

@@ -39,7 +39,7 @@ def check_python(ctx: DoctorContext) -> CheckResult:
 def check_pty(ctx: DoctorContext) -> CheckResult:
     """Spawn `termwise --version` in a real PTY and read it back."""
     name = "PTY backend"
-    backend = "pywinpty (ConPTY)" if ctx.platform == "win32" else "ptyprocess"
+    backend = "pywinpty" if ctx.platform == "win32" else "ptyprocess"
     fix = (
         "reinstall Termwise (pip install --force-reinstall pywinpty)"
         if ctx.platform == "win32"
@@ -62,9 +62,20 @@ def check_pty(ctx: DoctorContext) -> CheckResult:
     finally:
         pty.terminate()
         pty.close()
+    if ctx.platform == "win32":
+        # Name the pseudo console that really ran it: WinPTY when ConPTY could not start.
+        backend = f"pywinpty ({getattr(pty, 'backend', 'ConPTY')})"
     if b"termwise" not in output:
         return fail(name, f"{backend} started a process but read back {output[-200:]!r}", fix)
-    return ok(name, f"{backend}: a process ran in a pseudo-terminal and was read back")
+    detail = f"{backend}: a process ran in a pseudo-terminal and was read back"
+    fallback = getattr(pty, "fallback_reason", "")
+    if fallback:
+        return warn(
+            name,
+            f"{detail}; ConPTY could not start ({fallback})",
+            "WinPTY works but has no reliable resize: use Windows 10 1809 or newer for ConPTY",
+        )
+    return ok(name, detail)
 
 
 def check_shells(ctx: DoctorContext) -> CheckResult:

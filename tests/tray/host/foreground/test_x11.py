@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,10 +14,7 @@ from termwise.tray.host.foreground import Foreground, platform_probe
 
 from tests.tray.serve_support import ServeProcess, serve_fixture, termwise, wait_until
 
-pytestmark = pytest.mark.skipif(
-    not (os.environ.get("DISPLAY") and shutil.which("xterm") and shutil.which("xdotool")),
-    reason="needs an X display (pytest-xvfb), xterm and xdotool",
-)
+pytestmark = pytest.mark.requires("display", "xterm", "xdotool")
 
 
 @pytest.fixture(autouse=True)

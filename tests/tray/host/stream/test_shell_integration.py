@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.support.tools import params
 from tests.tray.host.stream.live import SESSION_ID, LiveShell
 
-SHELLS = [s for s in ("bash", "zsh") if shutil.which(s)]
+SHELLS = params("bash", "zsh")
 
 ALT_SCRIPT = (
     "printf '\\033[?1049h'\n"
@@ -165,7 +165,7 @@ def test_bash_string_prompt_command_is_kept(live, home: Path) -> None:
     assert block.text() == ""
 
 
-@pytest.mark.skipif("zsh" not in SHELLS, reason="zsh not installed")
+@pytest.mark.requires("zsh")
 def test_zsh_user_zdotdir_and_options(live, home: Path) -> None:
     """A ZDOTDIR set in ~/.zshenv is honoured; nounset and a failing precmd hook don't
     change exit codes."""
@@ -184,7 +184,7 @@ def test_zsh_user_zdotdir_and_options(live, home: Path) -> None:
     assert shell.run("echo $ZDOTDIR").text() == str(conf)
 
 
-@pytest.mark.skipif("zsh" not in SHELLS, reason="zsh not installed")
+@pytest.mark.requires("zsh")
 def test_zsh_zdotdir_from_the_environment(live, home: Path, tmp_path: Path) -> None:
     """A ZDOTDIR the user exported is where their .zshrc is read from, and it is restored."""
     conf = tmp_path / "zdot"
@@ -195,7 +195,7 @@ def test_zsh_zdotdir_from_the_environment(live, home: Path, tmp_path: Path) -> N
     assert shell.run("echo $ZDOTDIR").text() == str(conf)
 
 
-@pytest.mark.skipif("zsh" not in SHELLS, reason="zsh not installed")
+@pytest.mark.requires("zsh")
 def test_zsh_without_zdotdir_leaves_it_unset(live) -> None:
     """Where the user had no ZDOTDIR, the session has none either."""
     shell = live("zsh")
@@ -224,7 +224,7 @@ def test_unknown_shell_without_marks_falls_back_to_the_screen(home: Path) -> Non
         pty.close()
 
 
-@pytest.mark.skipif("zsh" not in SHELLS, reason="zsh not installed")
+@pytest.mark.requires("zsh")
 def test_zsh_wrapper_folder_is_removed_once_loaded(live) -> None:
     """The private ZDOTDIR made for one zsh is gone once that zsh has started."""
     shell = live("zsh")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -52,3 +53,29 @@ def test_cmd_blocks(live) -> None:
     shell = live("cmd")
     block = shell.run("echo hi")
     assert (block.command, block.text()) == ("echo hi", "hi")
+
+
+def test_cmd_integration_script_loads_and_marks_the_prompt(tmp_path: Path) -> None:
+    """resources/shell/termwise.cmd runs in cmd.exe (Wine's too) and leaves a PROMPT with
+    the command marks (133;D, 133;A, the cwd as 9;9, 133;B) around the user's own prompt."""
+    import subprocess
+    from importlib import resources
+
+    script = resources.files("termwise.resources").joinpath("shell").joinpath("termwise.cmd")
+    env = {k: v for k, v in os.environ.items() if k.upper() != "PROMPT"}
+    done = subprocess.run(
+        # A string: Windows passes it as it is (a list would escape the inner quotes as
+        # \" , which cmd does not read).
+        f'cmd.exe /d /c call "{script}" & set PROMPT',
+        capture_output=True,
+        text=True,
+        errors="replace",
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    # The output shows what cmd could not run: Wine's cmd has no doskey, so the prompt
+    # words (`??`, `deploy`) are missing there (listed in the README's Windows section).
+    line = next((x for x in done.stdout.splitlines() if x.upper().startswith("PROMPT=")), "")
+    st = "$e\\"  # ESC backslash: the string terminator after each mark
+    assert line == f"PROMPT=$e]133;D{st}$e]133;A{st}$e]9;9;$P{st}$P$G$e]133;B{st}", done

@@ -1,0 +1,391 @@
+"""Inline interpreter scripts (`python -c`, `node -e` …): their deletes and shell calls as shell commands."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from termwise.agent.safety.model import Family
+from termwise.agent.safety.rules import SafetyRulesError, load_rules
+
+if TYPE_CHECKING:
+    from termwise.agent.safety.engine import Analyzer
+
+MAX_CODE = 20_000  # longer scripts are still `confirm` (they run code); they are not read
+MAX_CALLS = 40  # calls read per script: enough for any one-liner, bounded for hostile input
+COMPUTED = "$COMPUTED"  # a path only known when the script runs
+_PATTERN_KEYS = (
+    "shell",
+    "argv",
+    "program",
+    "delete_tree",
+    "delete_file",
+    "remove_dir",
+    "delete_method",
+    "recursive_flag",
+    "walk",
+    "home",
+)
+_STRING = re.compile(
+    r"""[rRbBuUfF]{0,2}(?:'''(?P<t1>.*?)'''|\"\"\"(?P<t2>.*?)\"\"\"|'(?P<s>(?:[^'\\\n]|\\.)*)'"""
+    r"""|"(?P<d>(?:[^"\\\n]|\\.)*)"|`(?P<b>[^`]*)`)""",
+    re.DOTALL,
+)
+_BACKTICKS = re.compile(
+    r"`([^`]{1,2000})`|%x\(([^)]{1,2000})\)|%x\{([^}]{1,2000})\}|qx\(([^)]{1,2000})\)|qx\{([^}]{1,2000})\}"
+)
+_RECEIVER = re.compile(r"""Path\s*\(\s*[rRbBuUfF]?(['"])([^'"]{1,500})\1\s*\)\s*$""")
+
+
+@dataclass(frozen=True)
+class Language:
+    """What a language's deleting and command-running calls look like."""
+
+    name: str
+    patterns: dict[str, tuple[re.Pattern[str], ...]]
+    backticks: bool
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    """A program that runs scripts given inline (`-c CODE`) or on stdin (`-`)."""
+
+    language: str
+    code_options: frozenset[str]
+    dash_reads_stdin: bool
+
+
+@cache
+def load_interpreters() -> tuple[dict[str, Interpreter], dict[str, Language]]:
+    """Read resources/safety/interpreters.yaml once per process."""
+    text = (
+        resources.files("termwise.resources")
+        .joinpath("safety")
+        .joinpath("interpreters.yaml")
+        .read_text("utf-8")
+    )
+    data: dict[str, Any] = yaml.safe_load(text) or {}
+    try:
+        languages = {
+            name: Language(
+                name,
+                {key: tuple(re.compile(p) for p in raw.get(key, ())) for key in _PATTERN_KEYS},
+                bool(raw.get("backticks", False)),
+            )
+            for name, raw in data["languages"].items()
+        }
+        interpreters = {
+            name: Interpreter(
+                raw["language"],
+                frozenset(raw.get("code_options", ())),
+                bool(raw.get("dash_reads_stdin", False)),
+            )
+            for name, raw in data["interpreters"].items()
+        }
+    except (KeyError, TypeError, AttributeError, re.error) as exc:
+        raise SafetyRulesError(
+            f"safety rules interpreters.yaml: {type(exc).__name__}: {exc}"
+        ) from exc
+    for interp in interpreters.values():
+        if interp.language not in languages:
+            raise SafetyRulesError(f"interpreters.yaml: unknown language {interp.language!r}")
+    return interpreters, languages
+
+
+def interpreter_names() -> frozenset[str]:
+    return frozenset(load_interpreters()[0])
+
+
+def script_of(interp: Interpreter, args: list[str]) -> tuple[str | None, bool]:
+    """The inline script in `args`, and whether the program reads its script from stdin."""
+    if not args:
+        return None, interp.dash_reads_stdin
+    for i, token in enumerate(args):
+        if token in interp.code_options:
+            return (args[i + 1] if i + 1 < len(args) else ""), False
+        option, eq, value = token.partition("=")
+        if eq and option in interp.code_options and option.startswith("--"):
+            return value, False
+        glued = token[:2]
+        if len(token) > 2 and glued in interp.code_options and not token.startswith("--"):
+            return token[2:], False  # python -c'print(1)'
+        if token == "-":
+            return None, interp.dash_reads_stdin
+        if (
+            token == "--"
+            or token in ("-m", "-r", "--require", "-I", "-M")
+            or not token.startswith("-")
+        ):
+            return None, False  # a script file or a module: its code is not on this line
+    return None, interp.dash_reads_stdin
+
+
+def check(
+    analyzer: Analyzer,
+    name: str,
+    args: list[str],
+    family: Family,
+    depth: int,
+    stdin_text: str | None = None,
+) -> None:
+    """Read the inline script of interpreter `name` (or its stdin body) for deletes and shells."""
+    interpreters, languages = load_interpreters()
+    interp = interpreters.get(name)
+    if interp is None:
+        return
+    code, reads_stdin = script_of(interp, args)
+    if code is None and reads_stdin and stdin_text:
+        code = stdin_text
+    if code:
+        check_code(analyzer, languages[interp.language], code, family, depth)
+
+
+def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, depth: int) -> None:
+    """Translate each recognised call into the shell command it amounts to and analyse that."""
+    if len(code) > MAX_CODE:
+        analyzer.add("confirm", "inline-script", f"the {lang.name} script is too long to read")
+        return
+    shell_family: Family = "posix" if family == "posix" else "cmd"
+    p = lang.patterns
+    found = 0
+    for kind in ("shell", "argv", "program", "delete_tree", "delete_file", "remove_dir"):
+        for pattern in p[kind]:
+            for match in pattern.finditer(code):
+                found += 1
+                if found > MAX_CALLS:
+                    return
+                _call(analyzer, lang, kind, code, match.end(), shell_family, depth)
+    for pattern in p["delete_method"]:
+        for match in pattern.finditer(code):
+            found += 1
+            if found > MAX_CALLS:
+                return
+            receiver = _RECEIVER.search(code[max(0, match.start() - 600) : match.start()])
+            path = receiver.group(2) if receiver else COMPUTED
+            verb = "rmdir" if "rmdir" in match.group(0) else "rm"
+            _delete(analyzer, lang, [verb, path], shell_family, depth)
+    if found and any(w.search(code) for w in p["walk"]):
+        if _deletes(code, p):
+            analyzer.add(
+                "dangerous",
+                "inline-walk-delete",
+                f"the {lang.name} script deletes every file it finds walking a folder tree",
+            )
+    if lang.backticks:
+        for match in _BACKTICKS.finditer(code):
+            found += 1
+            if found > MAX_CALLS:
+                return
+            line = next(g for g in match.groups() if g is not None)
+            analyzer.text(line, shell_family, depth + 1)
+    if not found and "(" not in code and not any(q in code for q in "'\"`"):
+        _shell_looking(analyzer, lang, code, depth)
+
+
+def _deletes(code: str, p: dict[str, tuple[re.Pattern[str], ...]]) -> bool:
+    kinds = ("delete_tree", "delete_file", "remove_dir", "delete_method")
+    return any(pattern.search(code) for kind in kinds for pattern in p[kind])
+
+
+def _call(
+    analyzer: Analyzer,
+    lang: Language,
+    kind: str,
+    code: str,
+    start: int,
+    shell_family: Family,
+    depth: int,
+) -> None:
+    arg = first_argument(code, start)
+    if kind == "shell":
+        literal = string_literal(arg)
+        if literal is not None and not _concatenated(arg):
+            analyzer.text(literal, shell_family, depth + 1)
+        elif arg.lstrip().startswith(("[", "(")):
+            _run_words(analyzer, lang, list_literal(arg), shell_family, depth)
+        else:
+            analyzer.add(
+                "confirm",
+                "inline-shell",
+                f"the {lang.name} script runs a command line built at run time",
+            )
+    elif kind == "argv":
+        _run_words(analyzer, lang, list_literal(arg), shell_family, depth)
+    elif kind == "program":
+        program = string_literal(arg)
+        rest = code[start + len(arg) : start + len(arg) + 2000].lstrip(" \t,")
+        words = list_literal(rest) if rest.startswith("[") else []
+        _run_words(analyzer, lang, [program or COMPUTED, *words], shell_family, depth)
+    else:
+        path = path_of(arg, lang)
+        whole = first_arguments_text(code, start)
+        tree = kind == "delete_tree" or any(
+            r.search(whole) for r in lang.patterns["recursive_flag"]
+        )
+        if kind == "remove_dir" and not tree:
+            words = ["rmdir", path]
+        else:
+            words = ["rm", "-rf", path] if tree else ["rm", path]
+        _delete(analyzer, lang, words, shell_family, depth)
+
+
+def _run_words(
+    analyzer: Analyzer, lang: Language, words: list[str], shell_family: Family, depth: int
+) -> None:
+    if not words or words[0] == COMPUTED:
+        analyzer.add(
+            "confirm", "inline-shell", f"the {lang.name} script runs a program chosen at run time"
+        )
+        return
+    line = " ".join(shlex.quote(w) if w != COMPUTED else w for w in words)
+    analyzer.text(line, shell_family, depth + 1)
+
+
+def _delete(
+    analyzer: Analyzer, lang: Language, words: list[str], shell_family: Family, depth: int
+) -> None:
+    """Judge a delete call as the equivalent `rm` (or `rd /s /q` on Windows)."""
+    path = words[-1]
+    if shell_family == "cmd":
+        verb = {"rm": "del", "rmdir": "rd"}[words[0]]
+        words = [verb, "/s", "/q", path] if "-rf" in words else [verb, path]
+    from termwise.agent.safety.engine import Analyzer as Sub
+    from termwise.agent.safety.engine import verdict_level
+
+    shown = path if path != COMPUTED else "a path computed at run time"
+    trial = Sub(budget=min(analyzer.budget, 5_000))
+    rules = load_rules(shell_family)
+    trial.argv(words, [False] * (len(words) - 1) + [path == COMPUTED], rules, depth + 1)
+    level = verdict_level(trial.findings)
+    why = next((f.message for f in trial.findings if f.level == level and level != "safe"), "")
+    line = " ".join(words)
+    message = f"the {lang.name} script deletes {shown}, like `{line}`" + (f": {why}" if why else "")
+    analyzer.add(level if level != "safe" else "confirm", "inline-delete", message)
+
+
+def _shell_looking(analyzer: Analyzer, lang: Language, code: str, depth: int) -> None:
+    """`node -e "rm -rf /"`: a script that is itself a destructive shell line is flagged as one."""
+    from termwise.agent.safety.engine import Analyzer as Sub
+    from termwise.agent.safety.engine import verdict_level
+
+    sub = Sub(budget=analyzer.budget)
+    sub.text(code, "posix", depth + 1)
+    if verdict_level(sub.findings) == "dangerous":
+        analyzer.add(
+            "dangerous",
+            "inline-shell-text",
+            f"the {lang.name} script is itself a destructive shell command line",
+        )
+
+
+def first_argument(code: str, start: int) -> str:
+    """The text of the first argument of a call whose arguments start at `start`."""
+    return _scan_argument(code, start, stop_at_comma=True)
+
+
+def first_arguments_text(code: str, start: int) -> str:
+    """Every argument of the call up to its closing parenthesis."""
+    return _scan_argument(code, start, stop_at_comma=False)
+
+
+def _scan_argument(code: str, start: int, stop_at_comma: bool) -> str:
+    depth = 0
+    quote = ""
+    i = start
+    end = min(len(code), start + 2000)
+    while i < end:
+        ch = code[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"`":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch in ",;\n" and depth == 0 and (stop_at_comma or ch != ","):
+            break
+        i += 1
+    return code[start:i]
+
+
+def string_literal(arg: str) -> str | None:
+    """The content of `arg` when it starts with a string literal ('x', "x", r'x', f"x", `x`)."""
+    match = _STRING.match(arg.strip())
+    if match is None:
+        return None
+    body = next((g for g in match.groups() if g is not None), "")
+    return _unescape(body)
+
+
+def _concatenated(arg: str) -> bool:
+    text = arg.strip()
+    match = _STRING.match(text)
+    return match is not None and text[match.end() :].strip() != ""
+
+
+def list_literal(arg: str) -> list[str]:
+    """The words of a list literal (["rm", "-rf", path]); non-literal items become COMPUTED."""
+    text = arg.strip()
+    if not text or text[0] not in "[(":
+        return []
+    body = first_arguments_text(text, 1)
+    words: list[str] = []
+    for item in _split_items(body):
+        literal = string_literal(item)
+        words.append(literal if literal is not None and not _concatenated(item) else COMPUTED)
+    return words[:200]
+
+
+def _split_items(body: str) -> list[str]:
+    items: list[str] = []
+    start = 0
+    while start < len(body):
+        item = _scan_argument(body, start, stop_at_comma=True)
+        if item.strip():
+            items.append(item)
+        start += len(item) + 1
+        if len(items) > 200:
+            break
+    return items
+
+
+def path_of(arg: str, lang: Language) -> str:
+    """A delete call's target as a path the shell rules understand ("~" for the home folder)."""
+    literal = string_literal(arg)
+    if literal is not None and not _concatenated(arg):
+        return literal
+    if any(h.search(arg) for h in lang.patterns["home"]):
+        inner = arg.strip()
+        plain = any(h.fullmatch(inner) for h in lang.patterns["home"])
+        joined = "join" in inner or "+" in inner or inner.count(",") > 0
+        return "~" if plain or not joined else "~/" + COMPUTED
+    if literal is not None:  # "/home/" + name: the fixed start tells where it goes
+        return literal + COMPUTED
+    return COMPUTED
+
+
+def _unescape(body: str) -> str:
+    if "\\" not in body:
+        return body
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def stdin_language(names: set[str]) -> str | None:
+    """The language an interpreter among `names` would read its stdin body as."""
+    interpreters, _ = load_interpreters()
+    for name in names:
+        if name in interpreters:
+            return name
+    return None

@@ -1,0 +1,156 @@
+"""Property tests: classify, the heredoc cutter and the inline-script reader take any text."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from termwise.agent.safety import classify
+from termwise.agent.safety.inline import check_code, load_interpreters
+from termwise.agent.safety.posix import cut_heredocs
+
+SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "wsl")
+# Pieces of real command lines, so the fuzzer reaches the parsers' branches, not only noise.
+_PIECES = st.sampled_from(
+    [
+        "rm -rf /",
+        "rm -rf /tmp/x",
+        " ",
+        "\n",
+        "\t",
+        "'",
+        '"',
+        "`",
+        "$(",
+        ")",
+        "${",
+        "}",
+        "$'\\x72'",
+        "<<EOF\n",
+        "<<'EOF'\n",
+        "<<-X\n",
+        "EOF\n",
+        "<<<",
+        "|",
+        "||",
+        "&&",
+        ";",
+        "&",
+        ">",
+        ">>",
+        "2>&1",
+        "#",
+        "\\",
+        "python -c ",
+        "node -e ",
+        "perl -e ",
+        "ruby -e ",
+        "php -r ",
+        "shutil.rmtree(",
+        "os.system(",
+        "subprocess.run([",
+        "execSync(",
+        "FileUtils.rm_rf(",
+        "system(",
+        "`rm -rf ~`",
+        "bash -c ",
+        "pwsh -c ",
+        "cmd /c ",
+        "sudo ",
+        "env -S ",
+        "xargs ",
+        "parallel ",
+        ":::",
+        "{}",
+        "busybox ",
+        "git reset --hard",
+        "git checkout -- ",
+        "aws s3 rm ",
+        "--recursive",
+        "$TMPDIR/..",
+        "/tmp/../",
+        "%TEMP%\\",
+        "$env:TEMP\\",
+        "Remove-Item -Recurse -Force ",
+        "rd /s /q ",
+        "@'\n",
+        "'@",
+        "$PROFILE",
+        ">> ~/.bashrc",
+        "find ~ -delete",
+        "rsync --delete ",
+        "é中",
+        "\x00",
+        "\x1b[2K",
+    ]
+)
+_TEXT = st.lists(st.one_of(_PIECES, st.text(max_size=20)), max_size=40).map("".join)
+
+
+@given(_TEXT, st.sampled_from(SHELLS))
+@settings(max_examples=400, deadline=None)
+def test_classify_never_raises_and_always_explains(text: str, shell: str) -> None:
+    """Any text in any shell gets one of the three levels with at least one reason."""
+    verdict = classify(text, shell)
+    assert verdict.level in ("safe", "confirm", "dangerous")
+    assert verdict.reasons
+
+
+@given(_TEXT)
+@settings(max_examples=300, deadline=None)
+def test_heredoc_cutter_keeps_every_line_outside_bodies(text: str) -> None:
+    """Cutting bodies out never raises, and text without `<<` comes back unchanged."""
+    rest, bodies = cut_heredocs(text)
+    if "<<" not in text:
+        assert rest == text and bodies == {}
+    for key in bodies:
+        assert key in rest
+
+
+@given(_TEXT, st.sampled_from(sorted({i.language for i in load_interpreters()[0].values()})))
+@settings(max_examples=300, deadline=None)
+def test_inline_reader_never_raises(code: str, language: str) -> None:
+    """Any script text in any known language is read without an error."""
+    from termwise.agent.safety.engine import Analyzer
+
+    analyzer = Analyzer()
+    check_code(analyzer, load_interpreters()[1][language], code, "posix", 0)
+    assert all(f.level in ("safe", "confirm", "dangerous") for f in analyzer.findings)
+
+
+def _calls(text: str, shell: str) -> int:
+    """Python and C function calls made by one classify: a measure of work that no load skews."""
+    count = 0
+
+    def tally(_frame: object, event: str, _arg: object) -> None:
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(tally)
+    try:
+        classify(text, shell)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("shell", ["bash", "pwsh", "cmd"])
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "python -c 'os.system(\"rm -rf x\")'; ",
+        "cat <<EOF\nrm -rf /\nEOF\n",
+        "parallel rm -rf {} ::: a b; ",
+        "$(echo rm) -rf /tmp/x; ",
+        "'unterminated $( <<EOF ` ",
+    ],
+)
+def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
+    """Eight times the input makes at most about eight times the calls (no quadratic blow-up)."""
+    classify(unit, shell)  # rule files are compiled once per process, outside the count
+    small = _calls(unit * 40, shell)
+    large = _calls(unit * 320, shell)
+    assert large <= 10 * small + 1000, (small, large)
