@@ -310,6 +310,8 @@ class SessionHost:
         if isinstance(event, (SessionEnded, BlockFinished)):
             self._enforce_budget()
         if isinstance(event, SessionEnded):
+            with self._lock:
+                self._prune()
             memory.give_back()
         for callback in self._subscribers:
             try:

@@ -9,6 +9,7 @@ Capping the arenas and calling `malloc_trim` after a session ends gives them bac
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import threading
@@ -52,7 +53,11 @@ def limit_arenas(count: int = ARENAS) -> None:
 
 
 def give_back() -> None:
-    """Return free heap pages of every arena to the system."""
+    """Free what only reference cycles still hold, then return free heap pages of every
+    arena to the system."""
+    # A forgotten session sits in cycles (its parser holds its bound methods); an idle
+    # host allocates too little for the collector's own schedule to reach them soon.
+    gc.collect()
     libc = _glibc()
     if libc is None:
         return
