@@ -31,10 +31,11 @@ _SEP = (
     r"|(?<=[\"'])[ \t]*,[ \t]*(?=[\"'`])|[ \t]+(?=[\"']?[^\s\"'=:]{4,}))"
 )
 _VAL = (
-    r"(?P<val>\$\{\{[^}\n]*\}\}|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|\$\{[^}\s]*\}"
+    r"(?P<val>\\\"(?:(?!\\\")[^\n]){0,400}\\\"|\$\{\{[^}\n]*\}\}|\"(?:[^\"\\\n]|\\.)*\""
+    r"|'[^'\n]*'|`[^`\n]*`|\$\{[^}\s]*\}"
     r"|[^\s\"'`]+)"
 )
-_ASSIGN = re.compile(rf"(?:{_KEYWORDS}){_TAIL}(?P<q1>[\"']?){_TYPE}{_SEP}{_VAL}", re.IGNORECASE)
+_ASSIGN = re.compile(rf"(?:{_KEYWORDS}){_TAIL}(?P<q1>\\?[\"']?){_TYPE}{_SEP}{_VAL}", re.IGNORECASE)
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 PLACEHOLDER = re.compile(
     r"^(?:[|>][-+]?|\$\w+|\$\{.*\}?|\$\(.*|<.*|\[.*|\{\{.*|%\w+%|\{\w*\}|\*+|x+|\.\.\.|…|null|"
@@ -81,6 +82,8 @@ def name_before(text: str, end: int) -> str:
 
 def _split_value(raw: str) -> tuple[str, str, str]:
     """(quote, value, rest): the secret part of a raw value and what follows it on the line."""
+    if len(raw) >= 4 and raw.startswith('\\"') and raw.endswith('\\"'):
+        return '\\"', raw[2:-2], ""  # a JSON string inside a JSON string: \"password\": \"v\"
     if len(raw) >= 2 and raw[0] in "\"'`" and raw[-1] == raw[0]:
         return raw[0], raw[1:-1], ""
     cut = _VALUE_END.search(raw)
@@ -139,7 +142,7 @@ def _vendor_assign() -> re.Pattern[str]:
     global _VENDOR_ASSIGN
     if _VENDOR_ASSIGN is None:
         _VENDOR_ASSIGN = re.compile(
-            rf"(?:{vendor_pattern().pattern[4:]}){_TAIL}(?P<q1>[\"']?){_TYPE}{_SEP}{_VAL}",
+            rf"(?:{vendor_pattern().pattern[4:]}){_TAIL}(?P<q1>\\?[\"']?){_TYPE}{_SEP}{_VAL}",
             re.IGNORECASE,
         )
     return _VENDOR_ASSIGN

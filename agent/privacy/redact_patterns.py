@@ -324,6 +324,25 @@ RULES: list[TokenRule] = [
         r"(?P<s>\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'-]\S*)",
         ("secret set",),
     ),
+    # `echo SECRET | docker login --password-stdin` (and other tools reading a secret on stdin).
+    TokenRule(
+        "password",
+        r"\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?P<s>\"[^\"\n]{4,}\"|'[^'\n]{4,}'|[^\s$|][^\s|]{3,})"
+        r"[ \t]*\|[^\n]{0,200}?--password-stdin",
+        ("password-stdin",),
+    ),
+    # Archive and cipher passwords: `zip -P`, `unzip -P`, `7z -pSECRET`, `openssl … -k SECRET`.
+    TokenRule(
+        "password",
+        r"\b(?:zip|unzip|zipcloak)\b[^\n]{0,200}?[ \t](?:-P|--password)[ \t]+(?P<s>[^\s-]\S*)",
+        ("zip",),
+    ),
+    TokenRule("password", r"\b7za?\b[^\n]{0,200}?[ \t]-p(?P<s>[^\s-]\S*)", ("7z",)),
+    TokenRule(
+        "password",
+        r"\bopenssl\b[^\n]{0,300}?[ \t]-k[ \t]+(?P<s>[^\s-]\S*)",
+        ("openssl",),
+    ),
     # A token as the whole user part of a URL: `https://<token>@host` (Sentry DSNs, git remotes).
     TokenRule(
         "url-token",

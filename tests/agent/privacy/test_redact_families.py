@@ -213,6 +213,11 @@ R = "Zx8K2mQ9vL4pR7tW1yB3nC6dF5gH8jK0"
         f"npm config set //registry.npmjs.org/:_authToken={R}",
         f"https://x-access-token:{R}@github.com/acme/app.git",
         f'$env:API_KEY = "{R}"',
+        '{"body": "{\\"password\\": \\"' + R + '\\"}"}',
+        f"echo {R} | docker login -u ann --password-stdin ghcr.io",
+        f"zip -P {R} backup.zip notes.txt",
+        f"7z a -p{R} backup.7z notes.txt",
+        f"openssl enc -aes-256-cbc -k {R} -in notes.txt",
     ],
 )
 def test_command_line_and_url_forms(text: str) -> None:
