@@ -228,13 +228,16 @@ def local_changes(c: Case) -> list[tuple[str, str]]:
 
 @rule("git_merge_conflict", "Resolve the conflicted files, then continue.", priority=30)
 def merge_conflict(c: Case) -> list[tuple[str, str]]:
-    if not (c.is_app("git") and c.search(r"^CONFLICT \(")):
+    if not (c.is_app("git") and c.search(r"^CONFLICT \(|^error: could not (?:apply|revert) ")):
         return []
     files = re.findall(r"Merge conflict in (\S+)", c.output)
     out = [("git status", "List the conflicted files.")]
     if files:
         out.append(("git mergetool", "Resolve the conflicts with a merge tool."))
-    if _sub(c) == "rebase" or "rebase" in c.lower:
+    if _sub(c) in ("cherry-pick", "revert"):
+        out.append((f"git {_sub(c)} --abort", "Give up and go back to where you were."))
+        out.append((f"git {_sub(c)} --continue", "After resolving and `git add`: carry on."))
+    elif _sub(c) == "rebase" or "rebase" in c.lower:
         out.append(("git rebase --abort", "Give up the rebase and go back to where you were."))
     elif _sub(c) == "stash":
         out.append(("git reset --merge", "Undo the conflicted apply; the stash entry stays saved."))

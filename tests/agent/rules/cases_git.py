@@ -298,4 +298,12 @@ CASES = [
         "git reset --merge",
         first=False,
     ),
+    T(
+        "git cherry-pick 9fceb02",
+        "error: could not apply 9fceb02... Fix login\n"
+        "hint: After resolving the conflicts, mark them with\n"
+        'hint: "git add/rm <pathspec>", then run\nhint: "git cherry-pick --continue".\n',
+        "git cherry-pick --abort",
+        first=False,
+    ),
 ]
