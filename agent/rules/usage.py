@@ -357,8 +357,44 @@ _FOREIGN_KEYS = re.compile("[" + re.escape(_RU + _GR + _HE) + "]")
 _FOREIGN_WORD = re.compile("[" + re.escape(_RU + _GR + _HE) + r".,\-]+")
 
 
+# Korean 2-set (Dubeolsik): each jamo and the Latin key(s) that type it.
+_KO_KEYS = dict(
+    zip(
+        "ㅂㅈㄷㄱㅅㅛㅕㅑㅐㅔㅁㄴㅇㄹㅎㅗㅓㅏㅣㅋㅌㅊㅍㅠㅜㅡㅃㅉㄸㄲㅆㅒㅖ",
+        "qwertyuiopasdfghjklzxcvbnmQWERTOP",
+        strict=True,
+    )
+)
+_KO_KEYS.update(
+    {"ㅘ": "hk", "ㅙ": "ho", "ㅚ": "hl", "ㅝ": "nj", "ㅞ": "np", "ㅟ": "nl", "ㅢ": "ml"}
+    | {"ㄳ": "rt", "ㄵ": "sw", "ㄶ": "sg", "ㄺ": "fr", "ㄻ": "fa", "ㄼ": "fq", "ㄽ": "ft"}
+    | {"ㄾ": "fx", "ㄿ": "fv", "ㅀ": "fg", "ㅄ": "qt"}
+)
+_KO_LEAD = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
+_KO_VOWEL = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+_KO_TAIL = " ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"
+
+
+def _hangul_keys(text: str) -> str:
+    """Hangul as the Latin keys that typed it (syllables split into their jamo first)."""
+    out = []
+    for ch in text:
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            lead, rest = divmod(code, 21 * 28)
+            vowel, tail = divmod(rest, 28)
+            jamo = _KO_LEAD[lead] + _KO_VOWEL[vowel] + (_KO_TAIL[tail] if tail else "")
+            out.append("".join(_KO_KEYS.get(j, j) for j in jamo))
+        else:
+            out.append(_KO_KEYS.get(ch, ch))
+    return "".join(out)
+
+
 @rule("keyboard_layout", "Typed with another keyboard layout active.", priority=4)
 def keyboard_layout(c: Case) -> list[str]:
+    if c.parts and re.fullmatch(r"[\uac00-\ud7a3\u3131-\u318e.,\-]+", c.parts[0]):
+        latin = _hangul_keys(c.script)
+        return [latin] if re.fullmatch(r"[\x20-\x7e]+", latin) else []
     if not _FOREIGN_KEYS.search(c.script) or not c.parts:
         return []
     first = c.parts[0]

@@ -146,9 +146,17 @@ def report(cases: list[dict[str, Any]], answers: list[list[str]]) -> tuple[int, 
         else:
             misses.append(f"  {case['rule']:32s} {case['script']!r} -> {case['expected'][0]!r}")
     total = sum(hits.values())
+    strict = sum(
+        " ".join(case["expected"][0].split()) in {" ".join(c.split()) for c in commands[:TOP]}
+        for case, commands in zip(cases, answers, strict=True)
+    )
     print(
         f"\nthefuck rule tests: top-{TOP} hit rate {total}/{len(cases)} = "
         f"{100 * total / len(cases):.1f} %"
+    )
+    print(
+        f"  (strict: thefuck's first expected command in the top {TOP}: {strict}/{len(cases)} = "
+        f"{100 * strict / len(cases):.1f} %)"
     )
     for cat in sorted(per, key=lambda c: -per[c]):
         print(f"  {cat:24s} {hits[cat]:4d}/{per[cat]:<4d} {100 * hits[cat] / per[cat]:5.1f} %")
@@ -190,4 +198,27 @@ def test_rules_tier_on_thefuck_cases(tmp_path: Path, monkeypatch: pytest.MonkeyP
         f"  median {med:.3f}  max {max(per_case):.3f}  (goal: median <= 1 ms)"
     )
     print(f"  no-match floor {base:.3f} ms; median case = {med / base:.1f}x the floor")
+    peer = os.environ.get("TERMWISE_BENCH_THEFUCK_PYTHON")
+    if peer:  # an interpreter with thefuck installed: the peer, measured in this same run
+        done = subprocess.run(
+            [peer, str(DATA.parent / "peer.py"), str(DATA)],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+        assert done.returncode == 0 and done.stdout.strip(), done.stderr[-2000:]
+        theirs = json.loads(done.stdout.strip().splitlines()[-1])
+        their_med = statistics.median(theirs["ms"])
+        print(
+            f"thefuck in-process: {theirs['hits']}/{theirs['cases']} = "
+            f"{100 * theirs['hits'] / theirs['cases']:.1f} %; ms per case min "
+            f"{min(theirs['ms']):.2f} median {their_med:.2f} max {max(theirs['ms']):.2f}"
+        )
+        print(
+            f"  termwise median is {their_med / med:.0f}x faster; "
+            f"hits {total - theirs['hits']:+d} cases"
+        )
+    else:
+        print("(set TERMWISE_BENCH_THEFUCK_PYTHON to a Python with thefuck to measure the peer)")
     assert total <= len(cases)

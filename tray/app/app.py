@@ -9,12 +9,13 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from types import TracebackType
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon, QWidget
 from termwise.agent.base.config import load_config
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.errors import ConfigError
@@ -23,9 +24,16 @@ from termwise.tray.app.failure_nudge import FailureNudge
 from termwise.tray.app.hotkey import describe
 from termwise.tray.app.hotkey.bridge import HotkeyBridge
 from termwise.tray.app.menu import TrayMenu
+from termwise.tray.app.qt_bridge import HostBridge
 from termwise.tray.app.single_instance import SingleInstance, forward, server_name
 from termwise.tray.app.tray_icon import TrayIcon, load_icon
 from termwise.tray.errors import TrayError
+
+if TYPE_CHECKING:
+    from termwise.agent.llm.base import LlmClient
+    from termwise.tray.host.events import HostEvent
+    from termwise.tray.host.host import SessionHost
+    from termwise.tray.ipc.server import IpcServer
 
 log = logging.getLogger("termwise.tray")
 
@@ -56,7 +64,7 @@ class TrayApp(QObject):
     finished = Signal()  # everything is shut down; the event loop may end
 
     def __init__(
-        self, app: QApplication, config: Config, paths: Paths, host: Any, ipc: Any
+        self, app: QApplication, config: Config, paths: Paths, host: SessionHost, ipc: IpcServer
     ) -> None:
         super().__init__()
         from termwise.agent.chat.memory_link import MemoryLink
@@ -81,8 +89,14 @@ class TrayApp(QObject):
         self.approvals = ApprovalStore(paths.approvals_file)
         self.store = MemoryStore(paths.memory_dir)
         self.link = MemoryLink(self.store, _safe_client(make_client, config), config)
+        # The one relay that carries host events (reader threads) to the GUI thread.
+        self.events = HostBridge(host, self)
         self.controller = OverlayController(
-            HostPort(host), config, paths, approvals=self.approvals, memory_link=self.link
+            HostPort(host, self.events),
+            config,
+            paths,
+            approvals=self.approvals,
+            memory_link=self.link,
         )
         self.controller.settings_requested.connect(self.open_settings)
         self.controller.shown.connect(self._log_overlay)
@@ -103,6 +117,8 @@ class TrayApp(QObject):
             self.controller.show_overlay, Qt.ConnectionType.QueuedConnection
         )
         self.hotkey.failed.connect(self._hotkey_failed)
+        self.events.host_event.connect(self.nudge.on_host_event)
+        # Memory never blocks its caller, so it hears events on the reader threads directly.
         self._unsubscribe = host.subscribe(self._on_host_event)
         self._geometry_checks = 0
         self.geometry_timer = QTimer(self)
@@ -133,7 +149,7 @@ class TrayApp(QObject):
                         "geometry": [rect.x(), rect.y(), rect.width(), rect.height()],
                         "tray_available": self.icon.tray.isSystemTrayAvailable(),
                         "hotkey": self.config.hotkey.combo if self.hotkey.backend else None,
-                        "ipc": getattr(self.ipc, "address", None),
+                        "ipc": self.ipc.address,
                     }
                 },
             )
@@ -178,6 +194,7 @@ class TrayApp(QObject):
         self.geometry_timer.stop()
         self.hotkey.unregister()
         self._unsubscribe()
+        self.events.close()
         self.controller.hide_overlay()
         self.ipc.stop()
         self.host.shutdown()
@@ -197,7 +214,7 @@ class TrayApp(QObject):
         m.open_logs.connect(self.open_logs)
         m.quit.connect(self.request_quit)
 
-    def _on_activated(self, reason: Any) -> None:
+    def _on_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
         if reason == self.icon.tray.ActivationReason.Trigger:
             self.controller.show_overlay()
 
@@ -225,7 +242,7 @@ class TrayApp(QObject):
     def open_logs(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.paths.log_dir)))
 
-    def _show_window(self, name: str, make: Any) -> QWidget | None:
+    def _show_window(self, name: str, make: Callable[[], QWidget]) -> QWidget | None:
         window = self.windows.get(name)
         if window is None:
             try:
@@ -307,7 +324,7 @@ class TrayApp(QObject):
         self.open_settings("hotkey")
 
     # host events (reader threads) -------------------------------------------------------
-    def _on_host_event(self, event: Any) -> None:
+    def _on_host_event(self, event: HostEvent) -> None:
         from termwise.tray.host.events import BlockFinished, SessionEnded
 
         try:
@@ -317,7 +334,6 @@ class TrayApp(QObject):
                 self.link.on_session_end(event.session.id)
         except Exception:  # memory must never break the session host
             log.exception("memory link failed on a host event")
-        self.nudge.on_host_event(event)
 
     def _watch_turns(self) -> None:
         """The tray icon shows 'waiting' while the overlay waits for the model."""
@@ -369,7 +385,9 @@ def _tr(text: str, **fields: object) -> str:
     return tr(text, **fields)
 
 
-def _safe_client(make_client: Any, config: Config) -> Any:
+def _safe_client(
+    make_client: Callable[[Config], LlmClient | None], config: Config
+) -> LlmClient | None:
     try:
         return make_client(config)
     except Exception as exc:  # a broken provider must not stop the tray; memory works offline
@@ -409,7 +427,7 @@ def _install_signal_quit(tray: TrayApp) -> None:
 
 def _config(paths: Paths) -> tuple[Config, list[str]]:
     try:
-        loaded = load_config(paths.config_file)
+        loaded = load_config(paths.config_file, repair=True)
     except ConfigError as exc:
         return Config(), [str(exc)]
     problems = list(loaded.problems)
@@ -439,13 +457,16 @@ def main(args: argparse.Namespace) -> int:
 
     config, problems = _config(paths)
     from termwise.tray.host.host import SessionHost
+    from termwise.tray.host.ledger import keep_ledger
     from termwise.tray.ipc.server import IpcServer
     from termwise.tray.ipc.transport import AddressInUse
 
     host = SessionHost(config, paths)
     ipc = IpcServer(host, paths)
+    ledger = keep_ledger(host, paths.runtime_dir)
+    ipc.notice = ledger.lost_notice
     try:
-        ipc.address = ipc.start()  # type: ignore[attr-defined]
+        ipc.start()
     except AddressInUse as exc:
         host.shutdown()
         instance.close()
@@ -469,6 +490,8 @@ def main(args: argparse.Namespace) -> int:
     tray.start()
     for problem in problems:
         tray.icon.notify(_tr("Config problem"), problem, error=True)
+    if ledger.lost_notice:
+        tray.icon.notify("Termwise", ledger.lost_notice, error=True)
     if config.ui.start_at_login:
         _write_autostart(tray)
     log.info("Termwise running (pid %d); hotkey %s", os.getpid(), describe(config.hotkey.combo))
@@ -476,6 +499,7 @@ def main(args: argparse.Namespace) -> int:
         code = app.exec()
     finally:
         tray.quit_now()
+        ledger.close()
         instance.close()
         sys.excepthook = sys.__excepthook__
     return int(code)

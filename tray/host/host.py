@@ -84,6 +84,11 @@ class SessionHost:
         self._budget_lock = threading.Lock()
         memory.limit_arenas()  # before any reader thread allocates
 
+    def skip_ids_below(self, next_id: int) -> None:
+        """Number new sessions from `next_id` on (ids a crashed host handed out stay unused)."""
+        with self._lock:
+            self._next_id = max(self._next_id, next_id)
+
     # sessions ------------------------------------------------------------------------
     def create(
         self,

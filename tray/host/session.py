@@ -16,6 +16,7 @@ from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
 from termwise.tray.host.line import (
     LINE_PROPERTY,
+    READLINE_REDRAW,
     line_keys,
     parse_line_report,
     refusal_for_text,
@@ -274,6 +275,24 @@ class Session:
             except SessionEnded as exc:
                 return RunOutcome(False, str(exc))
         return RunOutcome(True, "")
+
+    def show_notice(self, text: str) -> None:
+        """Show one line from Termwise in the attached terminals (not typed: the shell never
+        sees it), then have the shell redraw its prompt below it where it can."""
+        clean = "".join(ch if ch.isprintable() else " " for ch in text)
+        line = f"\r\n[{clean}]\r\n".encode("utf-8", "replace")
+        for on_data, _ in self._listeners:
+            try:
+                on_data(line)
+            except Exception:
+                log.debug("could not show a notice to a client", exc_info=True)
+        with self._lock:
+            running = self._parser.command_running
+        if self.line_support and not running and self.shell in ("bash", "zsh"):
+            try:
+                self.write(READLINE_REDRAW)
+            except SessionEnded:
+                pass
 
     def _await_first_prompt(self) -> None:
         """A shell that has only just started has not yet announced its line keys; keys

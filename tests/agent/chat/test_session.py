@@ -20,7 +20,7 @@ from tests.support.llm_server import LlmServer, Reply, ToolCall
 def _session(tmp_path: Path, llm_server: LlmServer, **memory: Any) -> tuple[ChatSession, Config]:
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
-    (work / "a.txt").write_text("alpha\n", encoding="utf-8")
+    (work / "a.txt").write_text("alpha\n", encoding="utf-8", newline="\n")  # 6 bytes everywhere
     config = Config()
     config.skills.allowed_folders = [str(work)]
     config.llm.probe_ollama = False

@@ -17,6 +17,7 @@ from termwise.agent.llm.factory import make_client
 
 from tests.support.github_server import FakeGitHub
 from tests.support.llm_server import LlmServer
+from tests.support.wine_limits import wine_limit
 
 SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 PLAN = (
@@ -102,6 +103,7 @@ def test_rate_limited_api_stops_before_the_model(github: FakeGitHub, llm_server:
     assert llm_server.requests == []
 
 
+@wine_limit("no-posix-tools")
 def test_git_url_clone_is_planned(tmp_path: Path, client: LlmClient, llm_server: LlmServer) -> None:
     """A repository cloned through a file:// URL is read and planned."""
     repo = fixture_repo(tmp_path)

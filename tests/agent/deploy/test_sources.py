@@ -11,6 +11,7 @@ import pytest
 from termwise.agent.deploy.sources import SourceError, classify_target, fetch_repository
 
 from tests.support.github_server import FakeGitHub
+from tests.support.wine_limits import wine_limit
 
 
 def _fixture_repo(root: Path) -> Path:
@@ -79,6 +80,7 @@ def test_unreachable_api_says_so():
         fetch_repository("acme/webapp", github_api="http://127.0.0.1:9")
 
 
+@wine_limit("no-posix-tools")
 def test_git_url_is_shallow_cloned(tmp_path: Path):
     repo = _fixture_repo(tmp_path)
     for args in (
@@ -92,6 +94,7 @@ def test_git_url_is_shallow_cloned(tmp_path: Path):
     assert "package.json" in snap.files and ".git/" not in snap.listing
 
 
+@wine_limit("no-posix-tools")
 def test_bad_git_url_reports_git_error(tmp_path: Path):
     with pytest.raises(SourceError, match="could not clone"):
         fetch_repository(f"file://{tmp_path}/missing")

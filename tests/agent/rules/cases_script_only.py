@@ -46,6 +46,7 @@ CASES = [
     T("javac Main", "", "javac Main.java"),
     T("python manage", "", "python manage.py"),
     T("go run main", "", "go run main.go"),
+    T("py manage runserver", "", "py manage.py runserver", shell="powershell"),
     T("ln shared/config current", "", "ln -s shared/config current"),
     T("sudo ln /opt/app/bin /usr/local/app", "", "sudo ln -s /opt/app/bin /usr/local/app"),
     T("mkdir build/out/logs", "", "mkdir -p build/out/logs"),
@@ -63,6 +64,8 @@ CASES = [
     # Typed on a Greek or Hebrew layout.
     T("ψδ /τμπ", "", "cd /tmp"),
     T("עןא דאשאוד", "", "git status"),
+    T("햣 ㄴㅅㅁ션", "zsh: command not found: 햣", "git status"),
+    T("녀애 ㅣㄴ", "", "sudo ls"),
     T("sort -h", "", "sort --help"),
     T("whois api.staging.example.com", "", "whois staging.example.com"),
     T("npm npm install", "", "npm install"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,12 +51,18 @@ def test_cd_corrects_every_component(tree: Path) -> None:
 def test_cd_absolute_path_uses_the_real_parent(tree: Path) -> None:
     """An absolute path is corrected against the filesystem, whatever the cwd."""
     typed = str(tree / "Downlods")
-    got = suggest_fixes(f"cd {typed}", f"bash: cd: {typed}: No such file or directory", 1)
+    if sys.platform == "win32":  # a C:\ path is PowerShell's (bash would eat the backslashes)
+        error = f"Set-Location: Cannot find path '{typed}' because it does not exist."
+        got = suggest_fixes(f"cd {typed}", error, 1, "powershell")
+    else:
+        got = suggest_fixes(f"cd {typed}", f"bash: cd: {typed}: No such file or directory", 1)
     assert got[0].command == f"cd {tree / 'Downloads'}"
 
 
 def test_cd_case_mistake_on_windows(tree: Path) -> None:
-    """A wrong letter case is a mistake worth fixing too."""
+    """A wrong letter case is a mistake worth fixing too (where case matters)."""
+    if (tree / "documents").is_dir():
+        pytest.skip("case-insensitive file system: `documents` is `Documents`, nothing to fix")
     assert nearest_path("documents", str(tree)) == "Documents"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,8 @@ def test_typo_resolves_against_programs_on_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A typo of a program that only exists on this machine's PATH is corrected to it."""
-    prog = tmp_path / "frobnicate"
+    # Windows finds programs by extension (PATHEXT), POSIX by the executable bit.
+    prog = tmp_path / ("frobnicate.cmd" if sys.platform == "win32" else "frobnicate")
     prog.write_text("#!/bin/sh\necho hi\n")
     prog.chmod(prog.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ.get("PATH", ""))

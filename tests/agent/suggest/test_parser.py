@@ -25,15 +25,15 @@ NDJSON = (
 )
 
 
-def test_ndjson_lines_are_ready_when_their_line_ends() -> None:
-    """A suggestion comes out exactly when the newline ending its line arrives, not before."""
+def test_ndjson_lines_are_ready_when_their_closing_brace_arrives() -> None:
+    """A suggestion comes out exactly when the brace closing its object arrives, not before."""
     parser = SuggestionParser()
-    first_line_end = NDJSON.index("\n")
+    first_close = NDJSON.index("}\n")
     ready_at: list[int] = []
     for pos in range(len(NDJSON)):
         if commands(parser.feed(NDJSON[pos])):
             ready_at.append(pos)
-    assert ready_at == [first_line_end, len(NDJSON) - 1]
+    assert ready_at == [first_close, len(NDJSON) - 2]
     assert parser.finish() == []
 
 

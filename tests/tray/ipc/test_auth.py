@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 import pytest
 from termwise.tray.ipc import auth
 
 
+@pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="POSIX file modes; on Windows the secret is kept private by the profile folder's ACL",
+)
 def test_secret_file_is_user_only_and_reused(tmp_path: Path) -> None:
     """The host's secret is created 0600 and the same secret comes back next time."""
     secret = auth.ensure_secret(tmp_path)
@@ -19,6 +24,10 @@ def test_secret_file_is_user_only_and_reused(tmp_path: Path) -> None:
     assert auth.read_secret(tmp_path) == secret
 
 
+@pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="POSIX file modes; on Windows the secret is kept private by the profile folder's ACL",
+)
 def test_secret_readable_by_others_is_replaced(tmp_path: Path) -> None:
     """A secret file someone else could read is not trusted: a new one replaces it."""
     old = auth.ensure_secret(tmp_path)

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.wine_limits import wine_limit
+
 pytestmark = [
     pytest.mark.windows,
     pytest.mark.skipif(sys.platform != "win32", reason="Windows named pipes"),
@@ -101,6 +103,7 @@ def test_a_timed_out_recv_leaves_the_stream_usable(address, listener):
     server.close()
 
 
+@wine_limit("first-pipe-instance")
 def test_one_host_per_pipe_name_and_no_host_is_file_not_found(address, listener):
     """A second listener on a taken name is AddressInUse; a missing pipe FileNotFoundError."""
     from termwise.tray.ipc import winpipe

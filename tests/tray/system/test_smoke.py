@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.wine_limits import wine_limit
+
 TIMEOUT = 120
 
 
@@ -24,6 +26,7 @@ def smoke(env_extra: dict[str, str] | None = None) -> subprocess.CompletedProces
     )
 
 
+@wine_limit("no-powershell")  # the default shell on Windows
 def test_smoke_test_runs_a_command_in_a_real_session_and_passes(termwise_home: Path):
     """The default shell runs `echo termwise-smoke`; its block comes back with exit 0."""
     before = sorted(termwise_home.rglob("*"))
@@ -71,7 +74,13 @@ def test_shell_that_dies_at_start_fails_and_names_its_exit_code(tmp_path: Path):
 
 @pytest.mark.windows
 @pytest.mark.skipif(sys.platform != "win32", reason="Windows shells in ConPTY")
-@pytest.mark.parametrize("shell", ["cmd", "powershell"])
+@pytest.mark.parametrize(
+    "shell",
+    [
+        pytest.param("cmd", marks=wine_limit("no-prompt-marks")),
+        pytest.param("powershell", marks=wine_limit("no-powershell")),
+    ],
+)
 def test_smoke_test_with_windows_shells(shell: str):
     """On Windows both cmd and Windows PowerShell run the command and report exit 0."""
     done = smoke({"TERMWISE_SMOKE_SHELL": shell})

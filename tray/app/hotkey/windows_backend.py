@@ -11,6 +11,7 @@ import logging
 import sys
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from termwise.tray.app.hotkey import HotkeyError, describe, parse_combo
 
@@ -105,11 +106,10 @@ class WindowsHotkeyBackend:
         import ctypes
         from ctypes import wintypes
 
-        user32 = ctypes.windll.user32
-        kernel32 = ctypes.windll.kernel32
+        user32, kernel32 = _dlls()
         self._thread_id = int(kernel32.GetCurrentThreadId())
         if not user32.RegisterHotKey(None, HOTKEY_ID, flags, vk):
-            code = ctypes.GetLastError()
+            code = ctypes.get_last_error()
             failure.append(
                 f"{describe(self.combo)} is taken by another program"
                 if code == 1409  # ERROR_HOTKEY_ALREADY_REGISTERED
@@ -130,7 +130,33 @@ class WindowsHotkeyBackend:
         thread, self._thread = self._thread, None
         if thread is None or sys.platform != "win32":
             return
-        import ctypes
-
-        ctypes.windll.user32.PostThreadMessageW(self._thread_id, WM_QUIT, 0, 0)
+        user32, _ = _dlls()
+        user32.PostThreadMessageW(self._thread_id, WM_QUIT, 0, 0)
         thread.join(JOIN_TIMEOUT)
+
+
+def _dlls() -> tuple[Any, Any]:
+    """user32 and kernel32 as private WinDLLs with the prototypes this module calls
+    (ctypes.windll is shared by the process, and its int defaults cut 64-bit handles)."""
+    if sys.platform != "win32":
+        raise HotkeyError("RegisterHotKey exists only on Windows")
+    import ctypes
+    from ctypes import wintypes
+
+    user32 = ctypes.WinDLL("user32", use_last_error=True)
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    user32.RegisterHotKey.argtypes = [wintypes.HWND, ctypes.c_int, wintypes.UINT, wintypes.UINT]
+    user32.RegisterHotKey.restype = wintypes.BOOL
+    user32.UnregisterHotKey.argtypes = [wintypes.HWND, ctypes.c_int]
+    user32.UnregisterHotKey.restype = wintypes.BOOL
+    user32.GetMessageW.argtypes = [
+        ctypes.POINTER(wintypes.MSG), wintypes.HWND, wintypes.UINT, wintypes.UINT,
+    ]  # fmt: skip
+    user32.GetMessageW.restype = wintypes.BOOL
+    user32.PostThreadMessageW.argtypes = [
+        wintypes.DWORD, wintypes.UINT, wintypes.WPARAM, wintypes.LPARAM,
+    ]  # fmt: skip
+    user32.PostThreadMessageW.restype = wintypes.BOOL
+    kernel32.GetCurrentThreadId.argtypes = []
+    kernel32.GetCurrentThreadId.restype = wintypes.DWORD
+    return user32, kernel32

@@ -13,7 +13,8 @@ from termwise.agent.chat.skills.base import SkillContext
 def allowed(tmp_path: Path) -> Path:
     folder = tmp_path / "allowed"
     folder.mkdir()
-    (folder / "notes.txt").write_text("hello from notes\n", encoding="utf-8")
+    # newline="\n": the same bytes on Windows (write_text would write CRLF there).
+    (folder / "notes.txt").write_text("hello from notes\n", encoding="utf-8", newline="\n")
     (folder / "src").mkdir()
     (folder / "src" / "main.py").write_text("print('hi')\n", encoding="utf-8")
     (tmp_path / "outside.txt").write_text("private\n", encoding="utf-8")

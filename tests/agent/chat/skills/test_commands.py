@@ -2,25 +2,37 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
 from termwise.agent.chat.skills.base import SkillContext
 from termwise.agent.chat.skills.registry import offered_skills, run_skill
 
 
 def test_safe_command_runs_and_returns_its_output(ctx: SkillContext) -> None:
     """A command the safety rules call safe runs in the working folder; its output comes back."""
-    result = run_skill("run_readonly", {"command": "ls"}, ctx)
+    # run_readonly runs cmd.exe on Windows, bash (or sh) elsewhere.
+    listing = "dir /b" if sys.platform == "win32" else "ls"
+    result = run_skill("run_readonly", {"command": listing}, ctx)
     assert result.ok
     assert result.text.startswith("exit code 0") and "notes.txt" in result.text
 
 
 def test_non_safe_commands_are_refused_and_not_run(ctx: SkillContext, allowed: Path) -> None:
     """A dangerous or unknown command is refused with the rule's reason, and nothing happens."""
-    result = run_skill("run_readonly", {"command": "rm -rf src"}, ctx)
+    wipe, make = (
+        ("rd /s /q src", "copy nul made.txt")
+        if sys.platform == "win32"
+        else (
+            "rm -rf src",
+            "touch made.txt",
+        )
+    )
+    result = run_skill("run_readonly", {"command": wipe}, ctx)
     assert not result.ok and "refused" in result.text and "dangerous" in result.text
     assert (allowed / "src" / "main.py").exists()
-    result = run_skill("run_readonly", {"command": "touch made.txt"}, ctx)
+    result = run_skill("run_readonly", {"command": make}, ctx)
     assert not result.ok and not (allowed / "made.txt").exists()
 
 
@@ -31,6 +43,9 @@ def test_safe_command_on_a_path_outside_is_refused(ctx: SkillContext, allowed: P
     assert not run_skill("run_readonly", {"command": "cat ../outside.txt"}, ctx).ok
 
 
+@pytest.mark.skipif(
+    sys.platform == "win32", reason="cmd has no read-only command that waits (sleep is POSIX)"
+)
 def test_slow_command_is_stopped_at_the_timeout(ctx: SkillContext) -> None:
     """A command running past skills.readonly_timeout is stopped and reported."""
     ctx.config.skills.readonly_timeout = 0.5
