@@ -91,7 +91,9 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         text = _BEARER.sub(lambda m: _bearer(m, found), text)
     text = redact_cli_credentials(text, found, marker)
     text = redact_assignments(text, found, marker)
-    return RedactResult(_restore_data_uris(text, blobs), sorted(found))
+    text = _restore_data_uris(text, blobs)
+    # A later rule may swallow an earlier marker into a wider one: report what the text shows.
+    return RedactResult(text, sorted(k for k in found if marker(k) in text))
 
 
 def _hide_data_uris(text: str) -> tuple[str, list[str]]:

@@ -10,6 +10,7 @@ from termwise.agent.privacy.redact_names import (
     kind_for_name,
     looks_random,
     vendor_pattern,
+    wordy,
 )
 
 Marker = Callable[[str], str]
@@ -69,7 +70,7 @@ _YAML_BLOCK = re.compile(
 _BLOCK_NAME = re.compile(r"pass|pwd|secret|token|key|credential", re.IGNORECASE)
 # Where an unquoted value ends: before `;`/`,`/`&` that start the next `name=`, a `\n` escape
 # inside a JSON string, or closing punctuation.
-_VALUE_END = re.compile(r"[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[;,)}\]>]+$")
+_VALUE_END = re.compile(r"[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[.;,)}\]>]+$")
 
 
 def name_before(text: str, end: int) -> str:
@@ -98,11 +99,14 @@ def _spaced_value_ok(name: str, value: str, kind: str) -> bool:
         return False
     if name.startswith("-") and not value.startswith("-"):
         return True  # `--db-password hunter2`
-    if kind == "high-entropy" or looks_random(value, 8):
-        return True
+    if looks_random(value, 8) and re.search(r"\d", value):
+        return True  # prose has words after `key `; a generated value has digits among letters
     # A named secret followed by a long mix of letters and digits (`set aws_secret_access_key X`).
     return (
-        len(value) >= 12 and bool(re.search(r"\d", value)) and bool(re.search(r"[A-Za-z]", value))
+        len(value) >= 12
+        and bool(re.search(r"\d", value))
+        and bool(re.search(r"[A-Za-z]", value))
+        and not wordy(value)
     )
 
 
