@@ -311,6 +311,10 @@ class Analyzer:
             if rule.unless_all_args is not None and paths:
                 if all(rule.unless_all_args.match(p) for p in paths):
                     continue
+            if rule.all_args is not None and not (
+                paths and all(rule.all_args.match(p) for p in paths)
+            ):
+                continue
             if rule.last_arg_any is not None and not (paths and rule.last_arg_any.match(paths[-1])):
                 continue
             self.add(rule.level, rule.id, rule.message)
