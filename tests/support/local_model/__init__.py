@@ -29,13 +29,17 @@ START_TIMEOUT = 120.0
 STOP_GRACE = 5.0
 
 
+# Read when the test session imports this, before fixtures point HOME at temp folders.
+_CACHE = (
+    Path(os.environ["TERMWISE_LLAMA_HOME"])
+    if os.environ.get("TERMWISE_LLAMA_HOME")
+    else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "termwise-llama"
+)
+
+
 def cache_dir() -> Path:
     """Where setup.sh puts the build (TERMWISE_LLAMA_HOME, else ~/.cache/termwise-llama)."""
-    explicit = os.environ.get("TERMWISE_LLAMA_HOME")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "termwise-llama"
+    return _CACHE
 
 
 def server_path() -> Path:
