@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from termwise.agent.base.config_schema import Config
 from termwise.agent.llm.base import REPETITION, ChatDelta, Failure, LlmError
+from termwise.agent.llm.limits import parse_retry_after
 from termwise.agent.llm.openai_client import OpenAIClient
 from termwise.agent.llm.routing import resolve_routes
 from termwise.agent.llm.schemas import SUGGEST
@@ -134,3 +137,11 @@ def test_a_looping_model_is_cut_off(llm_server: LlmServer) -> None:
     assert err is None and deltas[-1].finish_reason == REPETITION
     assert len("".join(d.text for d in deltas)) < 2_000
     assert llm_server.wait_disconnect(5)
+
+
+@settings(max_examples=max(2_000, settings().max_examples or 0))
+@given(value=st.one_of(st.none(), st.text(max_size=60)))
+def test_any_retry_after_header_is_read_or_ignored(value: str | None) -> None:
+    """A Retry-After of any shape gives seconds ≥ 0 or None, never an exception."""
+    seconds = parse_retry_after(value)
+    assert seconds is None or seconds >= 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from termwise.agent.suggest.plausible import implausible
 
 DROPPED = [
@@ -55,3 +57,11 @@ def test_not_a_command_line(shell: str, command: str, why: str) -> None:
 def test_real_command_lines_are_kept(shell: str, command: str) -> None:
     """Real commands, globs where they belong and quotes in quotes pass."""
     assert implausible(command, shell) is None
+
+
+@settings(max_examples=max(2_000, settings().max_examples or 0))
+@given(text=st.text(max_size=400), shell=st.sampled_from(["bash", "zsh", "pwsh", "cmd", "fish"]))
+def test_any_text_gets_an_answer_never_an_exception(text: str, shell: str) -> None:
+    """Whatever a model puts in "command", the check answers (a reason or None)."""
+    reason = implausible(text, shell)
+    assert reason is None or isinstance(reason, str)
