@@ -63,6 +63,7 @@ def _tokens_per_second(model: LocalModel) -> float:
     return tokens / (time.perf_counter() - start)
 
 
+@pytest.mark.timeout(3600)
 def test_local_model_parse_rate_and_time_per_answer(tmp_path: Path) -> None:
     require_local_model()
     config = Config()
