@@ -132,7 +132,36 @@ def parse_text(text: str) -> ParsedFile:
             continue
         seen[entry.key] = start + 1
         parsed.entries.append(Located(entry, start, end))
+        parsed.problems.extend(_headless_entries(lines, start + 1, end, entry.key))
+    before = starts[0] if starts else len(lines)
+    parsed.problems.extend(_headless_entries(lines, 0, before, None))
     return parsed
+
+
+def _headless_entries(lines: list[str], start: int, end: int, host: str | None) -> list[Problem]:
+    """An entry whose `## key` title was deleted: its `- content:` line (at the margin,
+    after a section's own content began) is read as part of the entry above, or not at
+    all before the first title. Say so instead of losing it quietly."""
+    found: list[Problem] = []
+    in_content = False
+    for i in range(start, end):
+        match = _FIELD_RE.match(lines[i])
+        if match is None or match.group(1) != "content":
+            continue
+        if host is None:
+            found.append(
+                Problem(i + 1, "an entry without its '## key' title; it is not read (add a title)")
+            )
+        elif in_content:
+            found.append(
+                Problem(
+                    i + 1,
+                    f"an entry here has lost its '## key' title and is read as part of {host!r}"
+                    " (add its title back)",
+                )
+            )
+        in_content = True
+    return found
 
 
 def _parse_section(lines: list[str], start: int, end: int) -> tuple[Entry | None, Problem | None]:

@@ -243,9 +243,16 @@ class MemoryStore:
             return self.path_of(rel).read_text(encoding="utf-8")
         except FileNotFoundError:
             return ""
+        except OSError as exc:
+            raise _unreadable(self.path_of(rel), exc) from None
 
     def _write(self, rel: str, text: str) -> None:
-        atomic_write(self.path_of(rel), text, durable=self.durable)
+        try:
+            atomic_write(self.path_of(rel), text, durable=self.durable)
+        except OSError as exc:
+            raise MemoryStoreError(
+                f"cannot save memory to {self.path_of(rel)}: {exc.strerror or exc}"
+            ) from None
         self._cache.pop(rel, None)
 
     def _load(self, rel: str) -> ParsedFile:
@@ -259,7 +266,10 @@ class MemoryStore:
             if sig is None:
                 return ParsedFile(version=FORMAT_VERSION, lines=[])
             path = self.path_of(rel)
-            raw = path.read_bytes()
+            try:
+                raw = path.read_bytes()
+            except OSError as exc:
+                raise _unreadable(path, exc) from None
             text, bad_line = _decode(raw)
             text, old_version, shift = migrate(text, where=str(path))
             parsed = parse_text(text)
@@ -405,3 +415,10 @@ def _salvage(parsed: ParsedFile) -> str:
         out.append("")
         out.extend(parsed.lines[loc.start : loc.end])
     return "\n".join(out) + "\n"
+
+
+def _unreadable(path: Path, exc: OSError) -> MemoryStoreError:
+    return MemoryStoreError(
+        f"cannot read the memory file {path}: {exc.strerror or exc}; "
+        "move it away or fix it, then try again (nothing was changed)"
+    )

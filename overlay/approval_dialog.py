@@ -1,66 +1,122 @@
-"""Asks before running a risky command: once, this session, always, or deny."""
+"""Asks before running a risky command; the choices and their meaning come from agent.safety.approval_flow.
+
+Enter and Esc mean Deny (this time only): the Deny button has the focus, is the default and
+says so ("Deny (Enter)"); closing the window is the same one-time deny. A dangerous command
+is drawn differently (red frame, warning icon, "This command is dangerous") and offers no
+"always" and no wildcard.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
-from termwise.agent.base.types import Verdict
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+from termwise.agent.safety.approval_flow import DEFAULT_ANSWER, ApprovalRequest
 from termwise.overlay.i18n import tr
 from termwise.overlay.qt_bridge import emit
 
-CHOICES = ("once", "session", "always", "deny")
+DANGER_STYLE = (
+    "QFrame#danger { border: 2px solid #c62828; border-radius: 6px; background: #fdecea; }"
+    "QFrame#danger QLabel { color: #7f0000; }"
+)
+ICON_SIZE = 32
 
 
 class ApprovalDialog(QDialog):
     """Shown with `open()` (never blocks the event loop); `chosen` carries the answer."""
 
-    chosen = Signal(str)  # one of CHOICES, or "cancel" when closed without an answer
+    chosen = Signal(str)  # an approval_flow Answer; "deny" when closed without one
 
-    def __init__(self, command: str, verdict: Verdict, parent: QWidget | None = None) -> None:
+    def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.request = request
+        self.command = request.command
+        self.answer = ""
         self.setWindowTitle(tr("Run this command?"))
         self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint)
-        self.command = command
-        self.answer = ""
-        level = QLabel(
-            tr("This command is {level}.", level=tr(verdict.level)),
-            self,
+
+        frame = QFrame(self)
+        frame.setObjectName("danger" if request.dangerous else "confirm")
+        if request.dangerous:
+            frame.setStyleSheet(DANGER_STYLE)
+        icon = QLabel(frame)
+        icon.setObjectName("icon")
+        pixmap = self.style().standardIcon(
+            QStyle.StandardPixmap.SP_MessageBoxCritical
+            if request.dangerous
+            else QStyle.StandardPixmap.SP_MessageBoxQuestion
         )
-        level.setObjectName("header")
-        text = QLabel(command, self)
+        icon.setPixmap(pixmap.pixmap(ICON_SIZE, ICON_SIZE))
+        self.heading = QLabel(tr(request.heading), frame)
+        self.heading.setObjectName("header")
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        top = QHBoxLayout()
+        top.addWidget(icon)
+        top.addWidget(self.heading, 1)
+        text = QLabel(request.command, frame)
         text.setObjectName("command")
+        text.setTextFormat(Qt.TextFormat.PlainText)
         text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         text.setWordWrap(True)
-        self.reasons = reasons = QLabel(
-            "\n".join(f"• {r}" for r in verdict.reasons) or verdict.explanation, self
-        )
-        reasons.setWordWrap(True)
-        self.buttons: dict[str, QPushButton] = {}
-        labels = {
-            "once": tr("Run once"),
-            "session": tr("Allow this session"),
-            "always": tr("Always allow"),
-            "deny": tr("Deny"),
-        }
-        row = QHBoxLayout()
-        for choice in CHOICES:
-            button = QPushButton(labels[choice], self)
-            button.setObjectName(f"approve_{choice}")
-            button.clicked.connect(lambda _=False, c=choice: self.choose(c))
-            row.addWidget(button)
-            self.buttons[choice] = button
-        self.buttons["deny"].setDefault(True)  # Enter never runs a dangerous command by accident
-        layout = QVBoxLayout(self)
-        layout.addWidget(level)
-        layout.addWidget(text)
-        layout.addWidget(reasons)
-        layout.addLayout(row)
-        # Closing (Esc) runs nothing and remembers nothing; only the Deny button stores a deny rule.
-        self.rejected.connect(lambda: self.choose("cancel"))
+        self.reasons = QLabel("\n".join(f"• {r}" for r in request.reasons), frame)
+        self.reasons.setObjectName("reasons")
+        self.reasons.setTextFormat(Qt.TextFormat.PlainText)
+        self.reasons.setWordWrap(True)
+        inner = QVBoxLayout(frame)
+        inner.addLayout(top)
+        inner.addWidget(text)
+        inner.addWidget(self.reasons)
 
-    def choose(self, choice: str) -> None:
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        for option in request.options:
+            label = tr(option.label)
+            if option.answer == "pattern" and request.pattern is not None:
+                label = tr("Always allow {pattern}", pattern=request.pattern)
+            if option.answer == DEFAULT_ANSWER:
+                label = tr("Deny (Enter)")
+            button = QPushButton(label, self)
+            button.setObjectName(f"approve_{option.answer}")
+            button.clicked.connect(lambda _=False, a=option.answer: self.choose(a))
+            row.addWidget(button)
+            self.buttons[option.answer] = button
+        self.deny_button = self.buttons[DEFAULT_ANSWER]
+        self.deny_button.setDefault(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(frame)
+        layout.addLayout(row)
+        # Esc (reject) and closing the window run nothing and remember nothing.
+        self.rejected.connect(lambda: self.choose(DEFAULT_ANSWER))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # Focus decides what Enter presses: give it to Deny once the dialog is on screen
+        # (a focus set before show can be moved by the window manager or Qt's first focus).
+        self.deny_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+        QTimer.singleShot(0, self._focus_deny)
+
+    def _focus_deny(self) -> None:
+        if self.isVisible() and not self.answer:
+            self.deny_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.choose(DEFAULT_ANSWER)
+        super().closeEvent(event)
+
+    def choose(self, answer: str) -> None:
         if self.answer:
             return
-        self.answer = choice
-        emit(self.chosen, choice)
+        self.answer = answer
+        emit(self.chosen, answer)
         self.hide()

@@ -21,6 +21,7 @@ from termwise.agent.base.types import SessionContext, Verdict
 from termwise.agent.llm.base import LlmClient
 from termwise.agent.llm.factory import make_client
 from termwise.agent.safety import classify
+from termwise.agent.safety.approval_flow import approval_request, settle
 from termwise.agent.safety.approvals import ApprovalStore
 from termwise.agent.suggest.flows import explain, follow_up
 from termwise.agent.suggest.turn import SuggestTurn
@@ -158,6 +159,7 @@ class OverlayController(QObject):
             self._show_session(session)
         else:
             self._session_id = None
+            self.window.set_can_run(False)
             self.vm.show_clipboard(SessionContext(clipboard_text=""))
             self.clipboard.read()
         self._update_notice()  # drop an old "Copied: …"
@@ -180,7 +182,8 @@ class OverlayController(QObject):
                 self._on_event(event)
             return
         self._request = ""
-        self.runner.start(lambda cancel: turn.run("", self._context(), cancel))
+        context = self._context_source()
+        self.runner.start(lambda cancel: turn.run("", context(), cancel))
 
     def hide_overlay(self) -> None:
         self.window.hide()
@@ -195,6 +198,7 @@ class OverlayController(QObject):
         ids = [s.id for s in alive]
         position = ids.index(session.id) + 1 if session.id in ids else 0
         self._session_id = session.id
+        self.window.set_can_run(session.can_run_exact().exact)
         self.vm.show_session(session.view_context(), position=position, count=len(alive))
 
     def _session(self) -> SessionView | None:
@@ -254,11 +258,14 @@ class OverlayController(QObject):
     def retry(self) -> None:
         self._start_turn(self._request, asked=self.vm.asked)
 
-    def _context(self) -> SessionContext:
+    def _context_source(self) -> Callable[[], SessionContext]:
+        """How the worker gets the full context: built there, so cleaning whole outputs never
+        holds up the GUI thread."""
         session = self._session()
         if session is not None:
-            return session.context()
-        return self.vm.context or SessionContext()
+            return session.context
+        shown = self.vm.context or SessionContext()
+        return lambda: shown
 
     def _turn(self) -> SuggestTurn:
         memory = self.memory_link.snippets if self.memory_link is not None else None
@@ -267,10 +274,10 @@ class OverlayController(QObject):
     def _start_turn(self, request: str, *, asked: str = "") -> None:
         self._request = request
         turn = self._turn()
-        ctx = self._context()
+        context = self._context_source()
         self.vm.begin_turn(asked)
         log.info("turn started (question %r)", request[:80])
-        self.runner.start(lambda cancel: turn.run(request, ctx, cancel))
+        self.runner.start(lambda cancel: turn.run(request, context(), cancel))
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, str):  # an explanation chunk
@@ -353,18 +360,17 @@ class OverlayController(QObject):
             self._ask(session, command, verdict)
 
     def _ask(self, session: SessionView, command: str, verdict: Verdict) -> None:
-        dialog = ApprovalDialog(command, verdict, self.window)
+        request = approval_request(command, session.shell, verdict)
+        dialog = ApprovalDialog(request, self.window)
         self.dialog = dialog
 
-        def answered(choice: str) -> None:
+        def answered(answer: str) -> None:
             self.dialog = None
-            if choice == "cancel":
-                return
-            self.approvals.record(command, session.shell, choice)
-            if choice == "deny":
-                self._blocked(command)
-            else:
+            settled = settle(self.approvals, request, answer)
+            if settled.runs:
                 self._run(session, command)
+            elif settled.remembered == "deny":
+                self._blocked(command)
 
         dialog.chosen.connect(answered)
         dialog.open()
@@ -412,7 +418,8 @@ class OverlayController(QObject):
             self.vm.show_explanation(text)
             return
         self.vm.show_explanation("")
-        shell = self._context().shell or "bash"
+        session = self._session()
+        shell = session.shell if session is not None else (self.vm.header.shell or "bash")
         config = self.config
 
         def job(cancel: CancelToken) -> Iterator[object]:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.runner import RunEvent
+from termwise.agent.safety.approval_flow import ApprovalRequest
 
 
 class DeployBridge(QObject):
@@ -19,7 +18,7 @@ class DeployBridge(QObject):
     planned = Signal(object, object)  # Plan, Path | None
     failed = Signal(str, int)  # message, exit-code-like kind (3: no model)
     run_event = Signal(object)  # RunEvent
-    approval_needed = Signal(str, object)  # command, Verdict
+    approval_needed = Signal(object)  # ApprovalRequest
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -32,14 +31,14 @@ class DeployBridge(QObject):
     def emit_run_event(self, event: RunEvent) -> None:
         self.run_event.emit(event)
 
-    def ask(self, command: str, verdict: Verdict) -> Any:
-        """Blocks the worker until the window answers (deny when the window gives up)."""
+    def ask(self, request: ApprovalRequest) -> str:
+        """Blocks the worker until the window answers (a one-time deny when it gives up)."""
         with self._lock:
             if self._closed:
                 return "deny"
             self._answer = None
             self._answered.clear()
-        self.approval_needed.emit(command, verdict)
+        self.approval_needed.emit(request)
         self._answered.wait()
         return self._answer or "deny"
 

@@ -32,11 +32,23 @@ from termwise.agent.base.cancel import CancelToken
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.errors import AgentError
 from termwise.agent.base.paths import Paths
-from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.plan import Plan, Step
-from termwise.agent.deploy.runner import PlanRunner, RunEvent, SessionPort
+from termwise.agent.deploy.runner import (
+    CommandFinished,
+    CommandSent,
+    PlanRunner,
+    RepairProposed,
+    RunEvent,
+    RunFinished,
+    RunStatus,
+    RunSummary,
+    SessionPort,
+    StepEnded,
+    StepStarted,
+)
 from termwise.agent.deploy.sources import RepoSnapshot
 from termwise.agent.llm.base import LlmClient
+from termwise.agent.safety.approval_flow import ApprovalRequest
 from termwise.overlay.approval_dialog import ApprovalDialog
 from termwise.overlay.deploy_bridge import DeployBridge
 from termwise.overlay.i18n import tr
@@ -47,7 +59,6 @@ SessionFactory = Callable[[str, "str | None"], SessionPort]
 ClientFactory = Callable[[], "LlmClient | None"]
 SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "wsl")
 COL_STEP, COL_WHAT, COL_RISK, COL_STATUS = range(4)
-FINAL = ("done", "failed", "skipped", "stopped")
 NO_MODEL = "a model is needed for the plan; add one in Settings"
 CLOSE_WAIT = 5.0  # seconds closing the window waits for a stopped worker
 RISK_COLOURS = {"confirm": "#b7791f", "dangerous": "#c53030"}  # readable on light and dark
@@ -336,40 +347,47 @@ class DeployWindow(QWidget):
             runner.run()
         except Exception as exc:  # the session could not start, …: the window must hear of it
             log.exception("deploy run failed")
-            bridge.run_event.emit(RunEvent("finished", None, f"stopped: {exc}"))
+            summary = RunSummary(False, len(plan.steps), reason=str(exc))
+            bridge.run_event.emit(RunFinished(summary))
 
     def _item(self, number: int | None) -> QTreeWidgetItem | None:
         return next((i for i in self._steps() if i.text(COL_STEP) == str(number)), None)
 
     def _on_run_event(self, event: RunEvent) -> None:
-        item = self._item(event.step)
-        if event.kind == "step" and item is not None:
-            item.setText(COL_STATUS, tr("running"))
-            self.tree.setCurrentItem(item)
-            self._say(tr("Step {n}: {title}", n=event.step, title=event.text))
-        elif event.kind in ("command", "check", "repair"):
-            prefix = {"command": "$", "check": tr("check:"), "repair": tr("fix:")}[event.kind]
-            self.output.appendPlainText(f"{prefix} {event.text}")
-        elif event.kind == "result":
-            if event.text:
-                self.output.appendPlainText(event.text)
-            self.output.appendPlainText(f"→ exit {event.exit_code}")
-        elif event.kind == "status" and item is not None:
-            word = event.text.split(":", 1)[0]
-            item.setText(COL_STATUS, tr(word) if word in FINAL else event.text)
-            if word in FINAL and ":" in event.text:
-                item.setToolTip(COL_STATUS, event.text)
-        elif event.kind == "status":
+        if isinstance(event, RunFinished):
+            self.outcome = event.outcome
+            self._set_mode("idle")
+            self._say(tr("Run {outcome}", outcome=event.outcome))
+            self.output.appendPlainText(f"== {event.outcome}")
+            return
+        if isinstance(event, RunStatus) and event.step is None:
             self._set_mode("paused" if event.text == "paused" else "running")
             self._say(tr(event.text))
-        elif event.kind == "finished":
-            self.outcome = event.text
-            self._set_mode("idle")
-            self._say(tr("Run {outcome}", outcome=event.text))
-            self.output.appendPlainText(f"== {event.text}")
+            return
+        item = self._item(event.step)
+        if isinstance(event, StepStarted):
+            if item is not None:
+                item.setText(COL_STATUS, tr("running"))
+                self.tree.setCurrentItem(item)
+            self._say(tr("Step {n}: {title}", n=event.step, title=event.title))
+        elif isinstance(event, CommandSent):
+            prefix = tr("check:") if event.is_check else "$"
+            self.output.appendPlainText(f"{prefix} {event.command}")
+        elif isinstance(event, RepairProposed):
+            self.output.appendPlainText(f"{tr('fix:')} {event.command}")
+        elif isinstance(event, CommandFinished):
+            if event.output_tail:
+                self.output.appendPlainText(event.output_tail)
+            self.output.appendPlainText(f"→ exit {event.exit_code}")
+        elif isinstance(event, StepEnded) and item is not None:
+            item.setText(COL_STATUS, tr(event.status))
+            if event.detail:
+                item.setToolTip(COL_STATUS, f"{event.status}: {event.detail}")
+        elif isinstance(event, RunStatus) and item is not None:
+            item.setText(COL_STATUS, event.text)
 
-    def _on_approval(self, command: str, verdict: Verdict) -> None:
-        dialog = ApprovalDialog(command, verdict, self)
+    def _on_approval(self, request: ApprovalRequest) -> None:
+        dialog = ApprovalDialog(request, self)
         dialog.chosen.connect(self._on_chosen)
         self.approval_dialog = dialog
         dialog.open()

@@ -42,6 +42,7 @@ class OverlayWindow(QWidget):
         self.vm = vm
         self.theme = theme or pick_theme()
         self.notice = ""
+        self.can_run = True
         self.setWindowTitle(WINDOW_TITLE)
         self.setObjectName("overlay")
         self.setWindowFlags(
@@ -89,13 +90,23 @@ class OverlayWindow(QWidget):
 
     def retranslate(self) -> None:
         """Re-read every visible string (after a language change)."""
-        self.hints.setText(
-            tr(
-                "↑/↓ choose · Enter type · Ctrl+Enter run · Ctrl+C copy · Ctrl+E explain · Esc close"
-            )
-        )
+        self._render_hints()
         self.status.retry.setText(tr("Retry"))
         self._render_all()
+
+    def set_can_run(self, can_run: bool) -> None:
+        """Whether the session can run a command exactly; if not, the hints offer only typing."""
+        self.can_run = can_run
+        self._render_hints()
+
+    def _render_hints(self) -> None:
+        if self.can_run:
+            text = tr(
+                "↑/↓ choose · Enter type · Ctrl+Enter run · Ctrl+C copy · Ctrl+E explain · Esc close"
+            )
+        else:
+            text = tr("↑/↓ choose · Enter type · Ctrl+C copy · Ctrl+E explain · Esc close")
+        self.hints.setText(text)
 
     def set_notice(self, text: str) -> None:
         self.notice = text

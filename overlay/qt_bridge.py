@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import logging
+import sys
 import threading
 from collections.abc import Callable, Iterable
 
@@ -14,20 +16,44 @@ from termwise.agent.base.events import Error, Finished
 log = logging.getLogger(__name__)
 
 Job = Callable[[CancelToken], Iterable[object]]
+PROBE_EMITS = 64  # emits measured once to learn whether this PySide6 steals bool references
 
 
 def emit(signal: SignalInstance, *args: object) -> None:
-    """`signal.emit(*args)`, keeping Python's True/False alive.
+    """`signal.emit(*args)`, keeping Python's True/False alive where PySide6 would not.
 
     PySide6 6.12's `SignalInstance.emit` returns a bool without taking a reference, so each
     call from Python drops one reference of True; on Python < 3.12 (bools are not immortal)
-    a few hundred emits crash the process ("bool_dealloc"). Giving the reference back is
-    harmless where the bug is fixed (a leaked reference to True costs nothing).
+    a few hundred emits crash the process ("bool_dealloc"). Whether this PySide6 does that is
+    measured once (`emit_steals_bools`); the reference is given back only then.
     """
     send: Callable[..., object] = signal.emit  # typed None by the stubs; really a bool
     result = send(*args)
-    if isinstance(result, bool):
+    if isinstance(result, bool) and emit_steals_bools():
         ctypes.pythonapi.Py_IncRef(ctypes.py_object(result))
+
+
+class _Probe(QObject):
+    fired = Signal()
+
+
+@functools.cache
+def emit_steals_bools() -> bool:
+    """Whether `SignalInstance.emit` returns a bool it holds no reference for (measured)."""
+    probe = _Probe()
+    probe.fired.connect(_ignore)
+    send: Callable[[], object] = probe.fired.emit
+    returned = send()  # held here for the whole measurement
+    if not isinstance(returned, bool):
+        return False
+    before = sys.getrefcount(returned)
+    for _ in range(PROBE_EMITS):
+        send()
+    return sys.getrefcount(returned) <= before - PROBE_EMITS // 2
+
+
+def _ignore() -> None:
+    pass
 
 
 class ThreadRelay(QObject):

@@ -1,7 +1,8 @@
 """Loading, validating and writing `config.yaml` against the schema in `config_schema`.
 
-A broken file never stops Termwise: the problems are reported with file and line,
-the file is kept aside as `config.yaml.bad-<timestamp>`, and defaults are used.
+A broken file never stops Termwise: problems are reported with file and line, bad keys
+are skipped and the rest stays in force; an unreadable file is kept aside as
+`config.yaml.bad-<timestamp>` (by the tray, the host or a write), never lost.
 """
 
 from __future__ import annotations
@@ -131,6 +132,14 @@ def parse_config(
     text: str, path: Path, env: typing.Mapping[str, str] | None = None
 ) -> tuple[Config, list[str]]:
     """Parse config text; returns the config (defaults where invalid) and the problems."""
+    config, problems, _usable = _parse(text, path, env)
+    return config, problems
+
+
+def _parse(
+    text: str, path: Path, env: typing.Mapping[str, str] | None
+) -> tuple[Config, list[str], bool]:
+    """(config, problems, usable): not usable when the file as a whole cannot be read."""
     env = os.environ if env is None else env
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -138,40 +147,58 @@ def parse_config(
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
         reason = getattr(exc, "problem", None) or str(exc)
-        return Config(), [f"{path}{line}: not valid YAML ({reason})"]
+        return Config(), [f"{path}{line}: not valid YAML ({reason})"], False
+    except RecursionError:
+        return Config(), [f"{path}: nested too deeply to read"], False
+    if root is not None and not isinstance(root, yaml.MappingNode):
+        return Config(), [f"{_where(path, root)}: the config should be a mapping of keys"], False
     builder = _Builder(path, env)
     config = builder.build(Config, root, "")
-    return config, builder.problems
+    return config, builder.problems, True
 
 
 def _keep_aside(path: Path, clock: typing.Callable[[], float] = time.time) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(clock()))
     target = free_aside_path(path, "bad", stamp)
     os.replace(path, target)
+    if os.name == "posix":  # it may hold settings the user would not share
+        os.chmod(target, 0o600)
     return target
 
 
-def load_config(path: Path, env: typing.Mapping[str, str] | None = None) -> LoadResult:
+def _read(path: Path, env: typing.Mapping[str, str] | None) -> tuple[Config, list[str], bool]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return Config(), [f"{path}: not UTF-8 text (a bad byte at offset {exc.start})"], False
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror or exc})") from exc
+    return _parse(text, path, env)
+
+
+def load_config(
+    path: Path, env: typing.Mapping[str, str] | None = None, *, repair: bool = False
+) -> LoadResult:
     """Load the config, creating it from the commented default when missing.
 
-    A file with problems is moved aside and replaced by a fresh default file, so the
-    user's text is never lost and the next start is clean.
+    Unknown keys and bad values are reported (file:line) and skipped; every valid
+    setting stays in force and the file is left as the user wrote it. A file that
+    cannot be read at all (not UTF-8, not YAML, not a mapping) gives the defaults; with
+    `repair` (the tray and the host at start, and before a write) it is also kept aside
+    as `config.yaml.bad-<timestamp>` and replaced by a fresh default, so the user's text
+    is never lost. Read-only commands never move the file.
     """
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         write_config(Config(), path)
         return LoadResult(Config(), path, created=True)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the config file ({exc})") from exc
-    config, problems = parse_config(text, path, env)
-    result = LoadResult(config if not problems else Config(), path, problems)
-    if problems:
-        for p in problems:
-            log.warning("config problem: %s", p)
+    config, problems, usable = _read(path, env)
+    for p in problems:
+        log.warning("config problem: %s", p)
+    result = LoadResult(config, path, problems)
+    if not usable and repair:
         result.kept_aside = _keep_aside(path)
-        write_config(Config(), path)
+        atomic_write(path, render_config(Config()))
         log.warning("config kept aside as %s; using defaults", result.kept_aside)
     return result
 
@@ -230,6 +257,19 @@ def render_config(config: Config) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def write_config(config: Config, path: Path) -> None:
-    """Write atomically (temporary file + rename) so a crash never leaves half a file."""
+def write_config(config: Config, path: Path) -> Path | None:
+    """Write atomically (temporary file + rename) so a crash never leaves half a file.
+
+    A file there that cannot be read is kept aside first (returned), never overwritten.
+    """
+    kept = None
+    if path.exists():
+        try:
+            usable = _read(path, {})[2]
+        except ConfigError:
+            usable = False
+        if not usable:
+            kept = _keep_aside(path)
+            log.warning("unreadable config kept aside as %s before writing", kept)
     atomic_write(path, render_config(config))
+    return kept

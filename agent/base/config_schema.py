@@ -22,7 +22,8 @@ def doc(text: str, default: Any = None, factory: Any = None) -> Any:
 class ProviderConfig:
     name: str = doc("Name used by the tasks below to pick this provider.", "")
     preset: str = doc(
-        "openai | deepseek | ollama | gemini | lmstudio | custom (fills in the base URL).",
+        "openai | deepseek | ollama | gemini | lmstudio | llamacpp | custom (fills in the base "
+        "URL).",
         "custom",
     )
     base_url: str = doc("OpenAI-compatible endpoint, e.g. https://api.openai.com/v1.", "")
@@ -39,27 +40,42 @@ class TaskConfig:
     provider: str = doc("Provider name from `providers` (empty: the first one).", "")
     model: str = doc("Model name (empty: the provider's default model).", "")
     temperature: float = doc("Sampling temperature.", 0.7)
+    max_tokens: int = doc("Most tokens one answer may take (0: the provider's limit).", 1000)
 
 
 @dataclass
 class TasksConfig:
-    suggest: TaskConfig = doc("Command suggestions.", factory=lambda: TaskConfig(temperature=0.7))
+    suggest: TaskConfig = doc(
+        "Command suggestions.", factory=lambda: TaskConfig(temperature=0.7, max_tokens=1000)
+    )
     safety: TaskConfig = doc(
-        "Second-step risk explanations.", factory=lambda: TaskConfig(temperature=0.0)
+        "Second-step risk explanations.",
+        factory=lambda: TaskConfig(temperature=0.0, max_tokens=300),
     )
     memory: TaskConfig = doc(
-        "Summaries and profile updates.", factory=lambda: TaskConfig(temperature=0.3)
+        "Summaries and profile updates.",
+        factory=lambda: TaskConfig(temperature=0.3, max_tokens=1500),
     )
     deploy: TaskConfig = doc(
-        "Deployment plans and fixes.", factory=lambda: TaskConfig(temperature=0.2)
+        "Deployment plans and fixes.", factory=lambda: TaskConfig(temperature=0.2, max_tokens=4000)
     )
-    chat: TaskConfig = doc("`termwise chat`.", factory=lambda: TaskConfig(temperature=0.7))
+    chat: TaskConfig = doc(
+        "`termwise chat`.", factory=lambda: TaskConfig(temperature=0.7, max_tokens=4000)
+    )
 
 
 @dataclass
 class LlmConfig:
     connect_timeout: float = doc("Seconds to wait for the connection.", 10.0)
-    first_token_timeout: float = doc("Seconds to wait for the first streamed token.", 45.0)
+    first_token_timeout: float = doc(
+        "Seconds to wait for the first streamed token (and for the next byte after that).", 45.0
+    )
+    answer_deadline: float = doc(
+        "Seconds one whole answer may take, retries included (0: no limit).", 60.0
+    )
+    structured_output: bool = doc(
+        "Ask for schema-constrained (JSON) answers where the provider offers it.", True
+    )
     max_retries: int = doc("Retries on 429 and 5xx answers (with backoff).", 3)
     max_prompt_tokens: int = doc("Budget for one-shot prompts.", 4000)
     probe_ollama: bool = doc("Use a local Ollama that answers when no provider is set.", True)
@@ -90,6 +106,11 @@ class TerminalConfig:
 class SessionConfig:
     ring_bytes: int = doc("Raw output kept per session, in bytes.", 4 * 1024 * 1024)
     max_blocks: int = doc("Command blocks kept per session.", 200)
+    budget_bytes: int = doc(
+        "Output kept by all sessions together (raw rings and command blocks), in bytes; "
+        "over it, ended sessions go first, then rings shrink and the oldest blocks go.",
+        64 * 1024 * 1024,
+    )
     rows: int = doc("Initial terminal rows.", 24)
     cols: int = doc("Initial terminal columns.", 80)
 

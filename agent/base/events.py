@@ -43,6 +43,7 @@ class Error:
 
     message: str
     retryable: bool = True
+    reason: str = ""  # why, when known: an `llm.base.Failure` value, or "bad_answer"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,15 @@ from termwise.agent.base.cancel import CancelToken
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.prompts import load_prompt
 from termwise.agent.deploy.plan import Step
-from termwise.agent.deploy.runner import CommandResult, RunEvent
+from termwise.agent.deploy.runner import (
+    CommandFinished,
+    CommandResult,
+    CommandSent,
+    RepairProposed,
+    RunEvent,
+    RunStatus,
+    StepEnded,
+)
 from termwise.agent.llm.base import LlmClient, LlmError, Message
 from termwise.agent.privacy.redact import redact
 from termwise.agent.suggest.context import summarize_output
@@ -52,18 +60,21 @@ class StepFixer:
     # -- history ------------------------------------------------------------------------
     def observe(self, event: RunEvent) -> None:
         """Feed the runner's events (chain it into `on_event`)."""
-        if event.kind in ("command", "check"):
-            self._pending = f"step {event.step}: ran `{event.text}`"
-        elif event.kind == "result" and self._pending:
-            tail = summarize_output(event.text, HISTORY_ENTRY_LINES)
+        if isinstance(event, CommandSent):
+            self._pending = f"step {event.step}: ran `{event.command}`"
+        elif isinstance(event, CommandFinished) and self._pending:
+            tail = summarize_output(event.output_tail, HISTORY_ENTRY_LINES)
             text = f"{self._pending} → exit {event.exit_code}"
             if tail and event.exit_code != 0:
                 text += f"\n{tail}"
             self._add("user", text)
             self._pending = ""
-        elif event.kind == "repair":
-            self._add("assistant", f"step {event.step}: repair `{event.text}`")
-        elif event.kind == "status" and event.step is not None:
+        elif isinstance(event, RepairProposed):
+            self._add("assistant", f"step {event.step}: repair `{event.command}`")
+        elif isinstance(event, StepEnded):
+            detail = f"{event.status}: {event.detail}" if event.detail else event.status
+            self._add("user", f"step {event.step}: {detail}")
+        elif isinstance(event, RunStatus) and event.step is not None:
             self._add("user", f"step {event.step}: {event.text}")
 
     def _add(self, role: str, content: str) -> None:

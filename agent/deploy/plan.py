@@ -36,6 +36,7 @@ class Plan:
     from_knowledge: bool = False
     notes: list[str] = field(default_factory=list)
     created: float = field(default_factory=time.time)
+    workdir: str | None = None  # the folder the commands run in (None: wherever the session is)
 
 
 def step_from_json(obj: Any, fallback_number: int) -> Step | None:

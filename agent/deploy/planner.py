@@ -17,7 +17,7 @@ from termwise.agent.deploy.sources import RepoSnapshot
 from termwise.agent.deploy.step_parser import StepParser, StepProblem
 from termwise.agent.llm.base import LlmClient, LlmError, Message
 from termwise.agent.privacy.redact import redact
-from termwise.agent.suggest.context import estimate_tokens
+from termwise.agent.suggest.context import data_note, estimate_tokens, fence
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +91,11 @@ def build_plan_prompt(
     env_text: str = "",
     memories: list[str] | None = None,
     budget: int = PROMPT_BUDGET_TOKENS,
+    workdir: str | None = None,
 ) -> PlanPrompt:
-    """System and user messages for planning `snap` in `shell`, redacted and within budget."""
+    """System and user messages for planning `snap` in `shell`, redacted and within budget.
+
+    `workdir`: the folder the commands will run in (a local project's own folder)."""
     system = load_prompt("deploy", shell=shell)
     head = [f"# Project: {snap.name}", f"Source: {snap.origin} ({snap.kind})", ""]
     if snap.from_knowledge:
@@ -100,8 +103,16 @@ def build_plan_prompt(
             "Nothing of the repository was read: plan from what you know of this project, "
             "start with getting its code, and say in the notes what you are unsure of."
         )
-    parts = ["\n".join(head)]
+    parts = ["\n".join(head), data_note("Files read from the repository")]
     parts.append(_section("Target shell", shell))
+    if workdir:
+        parts.append(
+            _section(
+                "Working folder",
+                f"Every command runs in {workdir} (the project's folder); "
+                "write paths relative to it and do not clone or cd elsewhere first.",
+            )
+        )
     if env_text:
         parts.append(_section("This machine", env_text))
     if snap.notes:
@@ -118,10 +129,10 @@ def build_plan_prompt(
         share = max(200, left // (2 * max(1, len(snap.files))))
         body = _cut_to(text, share)
         left -= estimate_tokens(body) + 10
-        manifests.append(_section(f"File {name}", f"```\n{body.rstrip()}\n```"))
+        manifests.append(_section(f"File {name}", fence(body.rstrip())))
     if snap.readme:
         readme = _cut_to(snap.readme, max(200, left))
-        manifests.insert(0, _section(f"README ({snap.readme_name or 'README'})", readme))
+        manifests.insert(0, _section(f"README ({snap.readme_name or 'README'})", fence(readme)))
     user = "\n".join([fixed, *manifests])
     found: list[str] = []
     if config.privacy.redact:
@@ -152,7 +163,7 @@ class Planner:
         self.classify = classify
         self.deploy_dir = deploy_dir
 
-    def prompt(self, snap: RepoSnapshot, shell: str) -> PlanPrompt:
+    def prompt(self, snap: RepoSnapshot, shell: str, workdir: str | None = None) -> PlanPrompt:
         from termwise.agent.suggest.probe import describe_environment, probe_environment
 
         info = self.env_info if self.env_info is not None else probe_environment()
@@ -166,12 +177,20 @@ class Planner:
                 memories = list(self.memory(query, MEMORY_SNIPPETS))
             except Exception as exc:  # memory is a bonus
                 log.warning("memory lookup failed: %s", exc)
-        return build_plan_prompt(snap, shell, self.config, env_text=env_text, memories=memories)
+        return build_plan_prompt(
+            snap, shell, self.config, env_text=env_text, memories=memories, workdir=workdir
+        )
 
     def run(
-        self, snap: RepoSnapshot, shell: str, cancel: CancelToken | None = None
+        self,
+        snap: RepoSnapshot,
+        shell: str,
+        cancel: CancelToken | None = None,
+        workdir: str | None = None,
     ) -> Iterator[PlanEvent]:
-        """Yield each step as its line completes, problems on the way, then PlanFinished."""
+        """Yield each step as its line completes, problems on the way, then PlanFinished.
+
+        With `workdir` the model is told the commands run there, and the plan keeps it."""
         cancel = cancel or CancelToken()
         plan = Plan(
             target=snap.origin,
@@ -179,9 +198,10 @@ class Planner:
             shell=shell,
             from_knowledge=snap.from_knowledge,
             notes=list(snap.notes),
+            workdir=workdir,
         )
         parser = StepParser()
-        prompt = self.prompt(snap, shell)
+        prompt = self.prompt(snap, shell, workdir)
         if prompt.redacted:
             plan.notes.append(
                 "secrets were replaced before asking the model: " + ", ".join(prompt.redacted)

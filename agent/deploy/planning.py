@@ -41,8 +41,11 @@ def plan_repository(
     env_info: Mapping[str, object] | None = None,
     refresh_env: bool = False,
     cancel: CancelToken | None = None,
+    workdir: str | None = None,
 ) -> Iterator[PlanEvent]:
-    """Stream the plan's steps for `snap` in `shell`, then PlanFinished (saved under deploy_dir)."""
+    """Stream the plan's steps for `snap` in `shell`, then PlanFinished (saved under deploy_dir).
+
+    `workdir`: the folder the commands will run in; the model is told so."""
     from termwise.agent.suggest.context import memory_lookup
     from termwise.agent.suggest.probe import probe_environment
 
@@ -56,4 +59,4 @@ def plan_repository(
         env_info=dict(info),
         deploy_dir=paths.deploy_dir,
     )
-    yield from planner.run(snap, shell, cancel)
+    yield from planner.run(snap, shell, cancel, workdir=workdir)

@@ -15,9 +15,9 @@ from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.loop import LoopDetector
 from termwise.agent.deploy.plan import Plan, Step
 from termwise.agent.privacy.redact import redact
+from termwise.agent.safety.approval_flow import ApprovalRequest, approval_request, settle
 
-Choice = Literal["once", "session", "always", "deny"]
-StepStatus = Literal["pending", "running", "done", "failed", "skipped", "stopped"]
+StepStatus = Literal["pending", "running", "done", "failed", "skipped", "denied", "stopped"]
 
 OUTPUT_TAIL_LINES = 40  # what a repair request and the log keep of a command's output
 
@@ -51,19 +51,107 @@ class Approver(Protocol):
     def record(self, command: str, shell: str, choice: str, pattern: str | None = None) -> None: ...
 
 
-Ask = Callable[[str, Verdict], Choice]
+# Asked when the policy wants the user: returns an approval_flow answer ("once", "deny" …);
+# anything else (None, "cancel", Esc) is a one-time deny that skips the step.
+Ask = Callable[[ApprovalRequest], "str | None"]
 Fixer = Callable[[Step, CommandResult], "str | None"]
 Classify = Callable[[str, str], Verdict]
 
 
+# -- what a run tells its screens (typed events) ---------------------------------------------
 @dataclass(frozen=True)
-class RunEvent:
-    """Something the UI may show: kind is one of step, command, result, check, repair, status, finished."""
+class StepStarted:
+    step: int
+    title: str
 
-    kind: str
+
+@dataclass(frozen=True)
+class CommandSent:
+    """A command (or the step's check) was approved and typed into the session."""
+
+    step: int
+    command: str
+    is_check: bool = False
+
+
+@dataclass(frozen=True)
+class CommandFinished:
+    step: int
+    output_tail: str
+    exit_code: int | None
+
+
+@dataclass(frozen=True)
+class RepairProposed:
+    step: int
+    command: str
+
+
+@dataclass(frozen=True)
+class StepEnded:
+    """A step ended: done, failed, skipped, denied or stopped, with why."""
+
+    step: int
+    status: StepStatus
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RunStatus:
+    """A note about the run: paused, resumed, asking the model for a fix."""
+
     step: int | None
     text: str
-    exit_code: int | None = None
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """How a run ended, counted per step; `str()` is the outcome line shown to the user."""
+
+    completed: bool  # the walk reached the end of the plan
+    total: int
+    done: int = 0
+    denied: int = 0
+    skipped: int = 0
+    failed: int = 0
+    stopped_at: int | None = None
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Every step ran and passed (what exit code 0 means)."""
+        return self.completed and self.done == self.total
+
+    def __str__(self) -> str:
+        if not self.completed:
+            where = f" at step {self.stopped_at}" if self.stopped_at is not None else ""
+            return f"stopped{where}: {self.reason}"
+        notes = [
+            f"{n} step{'s' if n != 1 else ''} {what}"
+            for n, what in ((self.denied, "denied"), (self.skipped, "skipped"))
+            if n
+        ]
+        return ", ".join(["completed", *notes])
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    summary: RunSummary
+
+    @property
+    def outcome(self) -> str:
+        return str(self.summary)
+
+
+RunEvent = (
+    StepStarted
+    | CommandSent
+    | CommandFinished
+    | RepairProposed
+    | StepEnded
+    | RunStatus
+    | RunFinished
+)
 
 
 @dataclass
@@ -120,6 +208,7 @@ class PlanRunner:
         self.states = [StepState() for _ in plan.steps]
         self.loop = LoopDetector()
         self.outcome = "not started"
+        self.summary = RunSummary(False, len(plan.steps), reason="not started")
         self._running = threading.Event()
         self._running.set()
         self._stop = threading.Event()
@@ -130,11 +219,11 @@ class PlanRunner:
     # -- controls (any thread) ---------------------------------------------------------
     def pause(self) -> None:
         self._running.clear()
-        self._emit("status", None, "paused")
+        self._emit(RunStatus(None, "paused"))
 
     def resume(self) -> None:
         self._running.set()
-        self._emit("status", None, "resumed")
+        self._emit(RunStatus(None, "resumed"))
 
     def skip(self) -> None:
         """Skip the current step (a command still running gets Ctrl+C), or the next one."""
@@ -164,19 +253,34 @@ class PlanRunner:
 
     # -- running -------------------------------------------------------------------------
     def run(self) -> str:
-        """Run every step; returns "completed" or "stopped: <why>" (a failed step stops the run)."""
+        """Run every step; returns the outcome line ("completed", "completed, 2 steps denied",
+        "stopped at step 3: …"); `summary` has the counts (a failed step stops the run)."""
         self._log(f"# Run of {self.plan.name}\n\n- started: {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        completed, reason, stopped_at = True, "", None
         try:
             for index, step in enumerate(self.plan.steps):
                 self._gate()
                 self._run_step(index, step)
-            self.outcome = "completed"
         except RunStopped as exc:
-            self.outcome = f"stopped: {exc}"
+            completed, reason = False, str(exc)
             for index, state in enumerate(self.states):
                 if state.status == "running":
                     self._end_step(index, "stopped", str(exc))
-        self._emit("finished", None, self.outcome)
+                if state.status in ("running", "stopped", "failed") and stopped_at is None:
+                    stopped_at = self.plan.steps[index].number
+        statuses = [state.status for state in self.states]
+        self.summary = RunSummary(
+            completed,
+            len(self.states),
+            done=statuses.count("done"),
+            denied=statuses.count("denied"),
+            skipped=statuses.count("skipped"),
+            failed=statuses.count("failed"),
+            stopped_at=stopped_at,
+            reason=reason,
+        )
+        self.outcome = str(self.summary)
+        self._emit(RunFinished(self.summary))
         self._log(f"\n**Outcome:** {self.outcome}\n")
         return self.outcome
 
@@ -188,7 +292,7 @@ class PlanRunner:
     def _run_step(self, index: int, step: Step) -> None:
         state = self.states[index]
         state.status = "running"
-        self._emit("step", step.number, step.title)
+        self._emit(StepStarted(step.number, step.title))
         self._log(f"\n## Step {step.number}: {step.title}\n")
         try:
             for command in step.commands:
@@ -197,7 +301,7 @@ class PlanRunner:
             if step.check and not self._run_with_repair(index, step, step.check, is_check=True):
                 return
             state.status = "done"
-            self._emit("status", step.number, "done")
+            self._emit(StepEnded(step.number, "done"))
         finally:
             # Cleared at the end, so Skip pressed between steps (or while paused) skips the next.
             self._skip.clear()
@@ -237,19 +341,20 @@ class PlanRunner:
                 if state.attempts:
                     why += f" after {state.attempts} repair attempt(s)"
                 self._end_step(index, "failed", why)
-                raise RunStopped(f"step {step.number} failed: {why}")
+                raise RunStopped(why)
             state.attempts += 1
             self._emit(
-                "status",
-                step.number,
-                f"asking for a fix (attempt {state.attempts} of {self.max_repairs})",
+                RunStatus(
+                    step.number,
+                    f"asking for a fix (attempt {state.attempts} of {self.max_repairs})",
+                )
             )
             fix = self.fixer(step, result)
             self._gate()  # a stop while the model thought ends here, before the fix is typed
             if not fix:
                 self._end_step(index, "failed", "no fix was offered")
-                raise RunStopped(f"step {step.number} failed and no fix was offered")
-            self._emit("repair", step.number, fix)
+                raise RunStopped("it failed and no fix was offered")
+            self._emit(RepairProposed(step.number, fix))
             self._log(f"- repair {state.attempts}: `{fix}`\n")
             attempt_command = fix
 
@@ -258,9 +363,9 @@ class PlanRunner:
     ) -> CommandResult | None:
         verdict = self.classify(command, self.plan.shell)
         if not self._approve(command, verdict):
-            self._end_step(index, "skipped", f"`{command}` was denied")
+            self._end_step(index, "denied", f"`{command}` was denied")
             return None
-        self._emit("check" if is_check else "command", step.number, command)
+        self._emit(CommandSent(step.number, command, is_check))
         self._busy.set()
         try:
             if self._stop.is_set():  # stop() came before the command: do not type it
@@ -288,8 +393,8 @@ class PlanRunner:
             self._log_result(command, None)
             why = f"`{command}` did not finish in {self.step_timeout:.0f} s; Ctrl+C was pressed"
             self._end_step(index, "failed", why)
-            raise RunStopped(f"step {step.number} timed out")
-        self._emit("result", step.number, _tail(result.output), result.exit_code)
+            raise RunStopped(why)
+        self._emit(CommandFinished(step.number, _tail(result.output), result.exit_code))
         self._log_result(command, result)
         return result
 
@@ -312,26 +417,27 @@ class PlanRunner:
         if decision == "deny":
             self._log(f"- denied by a stored rule: `{command}`\n")
             return False
-        choice = self.ask(command, verdict)
+        request = approval_request(command, self.plan.shell, verdict)
+        answer = self.ask(request)
         if self._stop.is_set():
             raise RunStopped("stopped by the user")
-        if self.approvals is not None and choice != "once":
-            self.approvals.record(command, self.plan.shell, choice)
-        if choice == "deny":
-            self._log(f"- denied: `{command}`\n")
-        return choice != "deny"
+        settled = settle(self.approvals, request, answer)
+        if not settled.runs:
+            kept = " (and every time from now on)" if settled.remembered == "deny" else ""
+            self._log(f"- denied{kept}: `{command}`\n")
+        return settled.runs
 
     def _end_step(self, index: int, status: StepStatus, detail: str) -> bool:
         state = self.states[index]
         state.status, state.detail = status, detail
         number = self.plan.steps[index].number
-        self._emit("status", number, f"{status}: {detail}")
+        self._emit(StepEnded(number, status, detail))
         self._log(f"- {status}: {detail}\n")
         return False
 
-    def _emit(self, kind: str, step: int | None, text: str, exit_code: int | None = None) -> None:
+    def _emit(self, event: RunEvent) -> None:
         if self.on_event is not None:
-            self.on_event(RunEvent(kind, step, text, exit_code))
+            self.on_event(event)
 
     def _log(self, text: str) -> None:
         if self.log_file is None:

@@ -40,7 +40,7 @@ StepItem: TypeAlias = "Step | StepProblem"
 
 
 def _short(text: str, n: int = 80) -> str:
-    text = " ".join(text.split())
+    text = " ".join(text[: n * 4].split())
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
@@ -106,9 +106,11 @@ class StepParser:
             return []
         items: list[StepItem] = []
         for cut in self._cut.feed_line(line):
-            if isinstance(cut, Broken):
+            if isinstance(cut, Broken) and cut.reason != "malformed":
+                items.append(StepProblem(f"skipped a step from the model that is {cut.reason}"))
+            elif isinstance(cut, Broken):
                 items.append(StepProblem(f"malformed JSON line from the model: {_short(cut.text)}"))
-            else:
+            elif isinstance(cut, str):
                 items.extend(self._object(cut))
         return items
 
@@ -142,12 +144,14 @@ class StepParser:
     def _object(self, text: str) -> list[StepItem]:
         try:
             value = json.loads(text)
+        except RecursionError:  # the cutter bounds depth; this is the last line of defence
+            return [StepProblem("skipped a step from the model that is too deeply nested")]
         except ValueError:
             return [StepProblem(f"malformed JSON from the model: {_short(text)}")]
         if isinstance(value, dict) and isinstance(value.get("steps"), list):
             items: list[StepItem] = []
             for entry in value["steps"]:
-                items.extend(self._value(entry, json.dumps(entry)))
+                items.extend(self._value(entry, _short(str(entry)[:400])))
             return items
         return self._value(value, text)
 

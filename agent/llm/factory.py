@@ -42,7 +42,14 @@ def make_client(
             name="ollama", base_url=ollama_url, default_model=model, preset="ollama"
         )
         routes = {
-            t: Route(t, provider, model, float(task_config(config, t).temperature)) for t in TASKS
+            t: Route(
+                t,
+                provider,
+                model,
+                float(task_config(config, t).temperature),
+                max_tokens=task_config(config, t).max_tokens,
+            )
+            for t in TASKS
         }
     else:
         return None
@@ -53,6 +60,8 @@ def make_client(
         connect_timeout=config.llm.connect_timeout,
         first_token_timeout=config.llm.first_token_timeout,
         max_retries=config.llm.max_retries,
+        answer_deadline=config.llm.answer_deadline,
+        structured_output=config.llm.structured_output,
     )
 
 

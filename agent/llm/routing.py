@@ -34,6 +34,7 @@ class Route:
     temperature: float
     api_key: str | None = None
     key_source: str = ""
+    max_tokens: int = 0  # 0: leave it to the provider
 
 
 def has_model_settings(config: Config, env: Mapping[str, str]) -> bool:
@@ -57,7 +58,9 @@ def resolve_route(config: Config, task: Task, env: Mapping[str, str]) -> Route:
         model = override_model or tc.model
         if not model:
             raise ConfigError(f"{ENV_BASE_URL} is set but {ENV_MODEL} is not: name the model")
-        return Route(task, provider, model, temperature, override_key, "env:" + ENV_API_KEY)
+        return Route(
+            task, provider, model, temperature, override_key, "env:" + ENV_API_KEY, tc.max_tokens
+        )
     provider = _provider_for(config, task, tc)
     model = override_model or tc.model or provider.default_model
     if not model:
@@ -68,7 +71,7 @@ def resolve_route(config: Config, task: Task, env: Mapping[str, str]) -> Route:
         key, source = override_key, "env:" + ENV_API_KEY
     else:
         key, source = get_key(provider.name, provider.key_env, env)
-    return Route(task, provider, model, temperature, key, source)
+    return Route(task, provider, model, temperature, key, source, tc.max_tokens)
 
 
 def resolve_routes(config: Config, env: Mapping[str, str]) -> dict[Task, Route]:

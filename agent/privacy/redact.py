@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from termwise.agent.privacy.redact_assign import redact_assignments
+from termwise.agent.privacy.redact_cli import redact_cli_credentials
 from termwise.agent.privacy.redact_k8s import redact_k8s_secrets
-from termwise.agent.privacy.redact_names import dummy
+from termwise.agent.privacy.redact_names import dummy, inside_marker
 from termwise.agent.privacy.redact_patterns import compiled_rules
 from termwise.agent.privacy.redact_pem import redact_key_blocks
 
@@ -53,6 +54,8 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         has_group = "s" in pattern.groupindex
 
         def repl(m: re.Match[str]) -> str:
+            if inside_marker(s, m.start("s" if has_group and m.start("s") >= 0 else 0)):
+                return m.group(0)  # never rewrite a marker an earlier rule wrote
             if has_group and m.start("s") >= 0:
                 if m["s"].startswith("[REDACTED:") or dummy(m["s"]):
                     return m.group(0)
@@ -73,16 +76,24 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
     if had_key:
         found.add("private-key")
     text = redact_k8s_secrets(text, found, marker)
-    for kind, pattern, needs in compiled_rules():
-        if needs and not any(n in text for n in needs):
-            continue
+    # Which cheap needles occur, checked once; each rule then runs only if one of its own does.
+    rules, by_needle, always = compiled_rules()
+    to_run = set(always)
+    for needle, indexes in by_needle.items():
+        if needle in text:
+            to_run.update(indexes)
+    for i in sorted(to_run):
+        kind, pattern = rules[i]
         text = sub(kind, pattern, text)
     if "://" in text:
         text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
     if "earer " in text:
         text = _BEARER.sub(lambda m: _bearer(m, found), text)
+    text = redact_cli_credentials(text, found, marker)
     text = redact_assignments(text, found, marker)
-    return RedactResult(_restore_data_uris(text, blobs), sorted(found))
+    text = _restore_data_uris(text, blobs)
+    # A later rule may swallow an earlier marker into a wider one: report what the text shows.
+    return RedactResult(text, sorted(k for k in found if marker(k) in text))
 
 
 def _hide_data_uris(text: str) -> tuple[str, list[str]]:

@@ -51,6 +51,11 @@ _NOT_SECRET_NAME = re.compile(
     r"|passthrough|author|secretary|next_?token|page_?token|continuation_?token|sync_?token",
     re.IGNORECASE,
 )
+# A value naming where a secret lives (`secretKey: api-key`, `passwordRef: db-password`).
+_REFERENCE = re.compile(
+    r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*[-_.](?:key|token|secret|password|passwd|credentials?)"
+    r"|(?:key|token|secret|password|credentials?)[-_.][a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*"
+)
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
@@ -92,21 +97,33 @@ def entropy(value: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in counts.values())
 
 
-_WORDY_CHUNK = re.compile(r"(?:[A-Z]?[a-z]{2,}|[A-Z]{2,6}|[a-z]?\d{1,6}|[a-z])+")
+# A character table (`ABCDEFGHIJ…`, `0123456789`) is a constant in code, not a secret.
+_RUN_OF_ALPHABET = re.compile(r"abcdefgh|ABCDEFGH|01234567|qwertyui", re.IGNORECASE)
+_RUNS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_CONSONANTS4 = re.compile(r"[bcdfghjklmnpqrstvwxz]{4}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
+def _word_like(run: str) -> bool:
+    low = run.lower()
+    vowels = sum(ch in "aeiouy" for ch in low)
+    return len(low) >= 3 and vowels * 5 >= len(low) and not _CONSONANTS4.search(low)
+
+
 def wordy(value: str) -> bool:
-    """Dotted/dashed words and short numbers (`jetbrains.mps.v8_elimination`, `SalesResults-1.2`)."""
-    chunks = [c for c in re.split(r"[._\-/:@ ]+", value) if c]
-    if not chunks or len(chunks) > 8:
+    """Words and short numbers (`jetbrains.mps.v8_elimination`, `SalesResults-1.2`), not noise."""
+    runs = _RUNS.findall(value)
+    letters = sum(len(r) for r in runs if not r.isdigit())
+    digits = sum(len(r) for r in runs if r.isdigit())
+    if letters == 0 or digits * 3 > len(value) or any(len(r) > 6 for r in runs if r.isdigit()):
         return False
-    return all(_WORDY_CHUNK.fullmatch(c) for c in chunks)
+    in_words = sum(len(r) for r in runs if not r.isdigit() and _word_like(r))
+    return in_words >= 0.75 * letters and len(runs) * 3 <= len(value) + 3
 
 
 def looks_random(value: str, min_len: int = 16) -> bool:
     """High entropy and mixed characters: what generated secrets look like, unlike words."""
-    if len(value) < min_len or " " in value or wordy(value):
+    if len(value) < min_len or " " in value or wordy(value) or _RUN_OF_ALPHABET.search(value):
         return False
     classes = sum(
         bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]")
@@ -128,6 +145,12 @@ _NOT_SECRET_VALUE = re.compile(
 )
 
 
+def inside_marker(text: str, pos: int) -> bool:
+    """True when `pos` falls inside a `[REDACTED:kind]` marker already written."""
+    start = text.rfind("[REDACTED:", max(0, pos - 60), pos + 1)
+    return start >= 0 and "]" not in text[start:pos]
+
+
 def kind_for_name(name: str, value: str) -> str | None:
     """Which marker `name = value` gets, or None to leave it alone."""
     lower = name.lower().lstrip("-$@")
@@ -137,9 +160,9 @@ def kind_for_name(name: str, value: str) -> str | None:
         return None
     words = name_words(name)
     vendor = vendor_pattern().search(lower) is not None
-    if words and words[-1] in _DESCRIBES and not vendor:
-        return None
-    if dummy(value):
+    if words and words[-1] in _DESCRIBES and not (vendor and words[-1] in ("id", "ids")):
+        return None  # `token_count`, `SECRET_NAME`; a vendor's `ACCESS_ID` is its key, though
+    if dummy(value) or _REFERENCE.fullmatch(value):
         return None
     if _STRONG.search(lower):
         if len(value) < 4:
@@ -154,7 +177,7 @@ def kind_for_name(name: str, value: str) -> str | None:
             return "api-key"
         return "secret"
     if vendor:
-        return "api-key" if vendor_value(value) else None
+        return "api-key" if _credential_words(words) and vendor_value(value) else None
     # Weak names (key, salt, cookie, auth …) only with a value that looks generated;
     # ids and digests (cache keys, `sha256:…`, UUIDs) are not secrets.
     if _NOT_SECRET_VALUE.match(value) or _UUID.fullmatch(value):
@@ -162,11 +185,36 @@ def kind_for_name(name: str, value: str) -> str | None:
     return "high-entropy" if looks_random(value) else None
 
 
+_DIGEST = re.compile(r"(?:sha1|sha256|sha384|sha512|md5)[:-]")
+
+
+# After a vendor's name, the words that make the name a credential's (`DATADOG_APP`,
+# `SUMO_ACCESS_ID`, `MessageBirdClientID`); `OPENAI_MODEL`, `STRIPE_PRICE_ID` are settings.
+_CREDENTIAL_WORDS = frozenset(
+    "key keys secret token auth access pat sk app apikey appkey accesskey accessid clientid "
+    "clientsecret pass pw pwd credential credentials cred creds license sid signing".split()
+)
+_ID_OWNERS = frozenset("access client app api key secret account service".split())
+
+
+def _credential_words(words: list[str]) -> bool:
+    """A vendor-named variable is a credential when it is only the vendor's name or ends in a
+    credential word (`…_ID` only after access/client/app …)."""
+    vendor_words = {w for w in words if vendor_pattern().fullmatch(w)}
+    rest = [w for w in words if w not in vendor_words]
+    if not rest:
+        return True
+    last = rest[-1]
+    if last in ("id", "ids"):
+        return len(rest) >= 2 and rest[-2] in _ID_OWNERS
+    return last in _CREDENTIAL_WORDS
+
+
 def vendor_value(value: str) -> bool:
     """A value stored under a service's name that looks like a credential, not a setting."""
     if _UUID.fullmatch(value):
         return True  # Heroku, HubSpot, Snyk … keys are UUIDs
-    if len(value) < 10 or " " in value or wordy(value) or _NOT_SECRET_VALUE.match(value):
+    if len(value) < 10 or " " in value or wordy(value) or _DIGEST.match(value):
         return False
     if re.fullmatch(r"https?://.*|[\w.-]+\.(?:com|org|net|io)(?:/.*)?", value):
         return False

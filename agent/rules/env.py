@@ -15,10 +15,34 @@ from pathlib import Path
 _WIN_EXTS = (".exe", ".cmd", ".bat", ".ps1", ".com")
 
 
-@cache
+# Indexes derived from `path_programs()`, rebuilt whenever that tuple is a new one (a test
+# or a PATH change clears its cache): (the tuple they came from, by first, by second, set).
+_derived: list[object] = [None, {}, {}, frozenset()]
+
+
+def _index() -> list[object]:
+    progs = path_programs()
+    if _derived[0] is not progs:
+        first: dict[str, list[str]] = {}
+        second: dict[str, list[str]] = {}
+        for p in progs:
+            low = p[:2].lower()
+            first.setdefault(low[:1], []).append(p)
+            if len(low) > 1:
+                second.setdefault(low[1], []).append(p)
+        _derived[:] = [progs, first, second, frozenset(progs)]
+    return _derived
+
+
+def programs_by_letter() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """PATH programs indexed by their first and by their second letter (lower case)."""
+    d = _index()
+    return d[1], d[2]  # type: ignore[return-value]
+
+
 def path_program_set() -> frozenset[str]:
     """`path_programs()` as a set, for membership tests."""
-    return frozenset(path_programs())
+    return _index()[3]  # type: ignore[return-value]
 
 
 @cache

@@ -44,8 +44,12 @@ def listed(c: Case) -> list[str]:
         if not inline:
             return []
         names = [n for n in re.split(r"[\s,]+", inline.group(1)) if n]
+    elif "ambiguous" in m.group(0):
+        names = m.group(1).split()  # hg: the completions side by side
     else:
-        names = m.group(1).split()
+        # One candidate per line; a line may be a subcommand path (`self install`).
+        names = [re.split(r"\s{2,}|\s#", ln.strip())[0] for ln in m.group(1).splitlines()]
+        names = [n for n in names if n]
     if not names:
         return []
     wrong = _wrong_word(c, names)
@@ -57,9 +61,32 @@ def listed(c: Case) -> list[str]:
     return [c.replace_arg(wrong, n) for n in dict.fromkeys(names) if n != wrong][:3]
 
 
+@rule("listed_alternatives", "A name the tool lists as a possible alternative.", 7)
+def listed_alternatives(c: Case) -> list[str]:
+    """gem: `Could not find a valid gem 'rials' … Possible alternatives: rails, rials_admin`."""
+    m = c.search(r"[Pp]ossible alternatives?:[ \t]*([\w.@/+-]+(?:,[ \t]*[\w.@/+-]+)*)")
+    if not m:
+        return []
+    names = [n.strip() for n in m.group(1).split(",") if n.strip()]
+    wrong = _wrong_word(c, names)
+    return [c.replace_arg(wrong, n) for n in names[:3]] if wrong else []
+
+
+@rule("similar_subcommand", "The subcommand the tool says exists under a similar name.", 6)
+def similar_subcommand(c: Case) -> list[str]:
+    """clap-based CLIs (uv, ruff, cargo plugins …): `tip: a similar subcommand exists: 'x'`."""
+    tips = re.findall(r"a similar (?:sub)?command exists: '([^']+)'", c.output)
+    wrong = c.search(r"unrecognized subcommand '([^']+)'")
+    if not tips or not wrong or wrong.group(1) not in c.args:
+        return []
+    return [c.replace_arg(wrong.group(1), t) for t in tips[:2]]
+
+
 @rule("task_not_found", "The nearest of the tasks the tool says are available.", priority=7)
 def task_not_found(c: Case) -> list[str]:
     """fab, invoke and similar: `Command(s) not found:` then `Available commands:`."""
+    if "not found" not in c.output or "Available " not in c.output:
+        return []
     m = c.search(r"(?:[Cc]ommand|[Tt]ask)\(?s?\)? not found:?[ \t]*\n((?:[ \t]+\S+[ \t]*\n)+)")
     avail = c.search(r"Available (?:commands|tasks):?[ \t]*\n\n?((?:[ \t]+\S[^\n]*\n?)+)")
     if not (m and avail):
@@ -94,10 +121,13 @@ def help_shown(c: Case) -> list[str]:
     known = data.subcommands(c.app) if c.app else []
     if not known or not c.output.strip():
         return []
-    if not re.search(r"^\s*(?:usage:|\S.* version \d|commands:)", c.output, re.I | re.M):
-        return []
     wrong, close = _first_unknown(c, known)
-    return [c.replace_arg(wrong, n) for n in close] if wrong else []
+    if not wrong:
+        return []
+    head = c.lower[:2000]  # help text starts with its usage line or the tool's version
+    if "usage:" not in head and "commands:" not in head and " version " not in head:
+        return []
+    return [c.replace_arg(wrong, n) for n in close]
 
 
 _LOGIN = re.compile(
@@ -109,7 +139,9 @@ _LOGIN = re.compile(
 
 @rule("login_first", "You are not signed in (or the session expired): log in, then retry.", 8)
 def login_first(c: Case) -> list[str]:
-    if not c.app or not _LOGIN.search(c.output):
+    if not c.app or not c.has("authenticat", "logged in", "expired", "log in", "login", "sign in"):
+        return []  # a cheap look first: the pattern below is case-insensitive over all output
+    if not _LOGIN.search(c.output):
         return []
     if "login" not in data.subcommands(c.app) and not c.has(f"{c.app} login", '"login"'):
         return []

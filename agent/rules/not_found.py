@@ -174,9 +174,15 @@ def candidates(c: Case, word: str) -> list[str]:
     # This machine's PATH only says something about shells of its own kind.
     if c.windows != (sys.platform == "win32"):
         return names
-    progs = env.path_programs()
-    first = word[:2].lower()
-    names += [p for p in progs if p[:1].lower() in first or word[:1].lower() in p[:2].lower()]
+    # Programs starting with one of the word's first two letters, or whose first two letters
+    # hold the word's first letter (the same filter as a scan of PATH, from an index).
+    if not word:
+        return names + list(env.path_programs())
+    by_first, by_second = env.programs_by_letter()
+    low = word[:2].lower()
+    picked = {p for ch in set(low) for p in by_first.get(ch, ())}
+    picked.update(by_first.get(low[:1], ()), by_second.get(low[:1], ()))
+    names += sorted(picked)
     return names
 
 

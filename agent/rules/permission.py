@@ -93,7 +93,8 @@ def redirect_tee(c: Case) -> list[str]:
     if not m or not m.group(1) or "|" in m.group(3):
         return []
     tee = "sudo tee -a" if m.group(2) == ">>" else "sudo tee"
-    return [f"{strip_sudo(m.group(1))} | {tee} {m.group(3)}"]
+    # The other classic: a root shell opens the file (the whole line runs as root).
+    return [f"{strip_sudo(m.group(1))} | {tee} {m.group(3)}", c.sudo(strip_sudo(c.script))]
 
 
 @rule("perm_pip_user", "Install into your user site instead of the system's.", priority=10)
@@ -105,6 +106,22 @@ def pip_user(c: Case) -> list[str]:
     ):
         return []
     return [re.sub(r"\binstall\b", "install --user", strip_sudo(c.script), count=1)]
+
+
+@rule("perm_editor", "The file belongs to root: edit it with sudoedit.", priority=6)
+def editor_rights(c: Case) -> list[tuple[str, str]]:
+    """vim's E212, nano's "Error writing … Permission denied" on a system file."""
+    if not c.posix or not c.is_app("vim", "vi", "nvim", "nano", "emacs", "micro"):
+        return []
+    if not re.search(r"E212|E505|Error writing .*Permission denied|Permission denied", c.output):
+        return []
+    files = [a for a in c.args if not a.startswith(("-", "+"))]
+    if not files or c.script.startswith(("sudo ", "doas ")):
+        return []
+    return [
+        (f"sudoedit {' '.join(files)}", "Edit a copy as yourself; sudo writes it back as root."),
+        (c.sudo(), "Run the editor itself as root (your editor settings may not apply)."),
+    ]
 
 
 @rule("perm_sudo", "It needs administrator rights: run it with sudo.", priority=15)

@@ -120,7 +120,8 @@ def git_hook_skip(c: Case) -> list[tuple[str, str, str]]:
         return []
     if "--no-verify" in c.args or c.exit_code == 0:
         return []
-    if not (silent(c) or re.search(r"\bhook\b.*(?:failed|declined|exit)", c.lower)):
+    said = "hook" in c.lower and re.search(r"\bhook\b.*(?:failed|declined|exit)", c.lower)
+    if not (silent(c) or said):
         return []
     return [
         (
@@ -198,7 +199,14 @@ def java_names(c: Case) -> list[str]:
 
 @rule("interpreter_extension", "The script file has an extension.", LATE - 4)
 def interpreter_extension(c: Case) -> list[str]:
-    ext = {"python": ".py", "python3": ".py", "python2": ".py", "go": ".go", "node": ".js"}
+    ext = {
+        "python": ".py",
+        "python3": ".py",
+        "py": ".py",
+        "go": ".go",
+        "node": ".js",
+        "ruby": ".rb",
+    }
     if c.app not in ext or not silent(c):
         return []
     words = [a for a in c.args if not a.startswith("-")]
@@ -213,7 +221,7 @@ def interpreter_extension(c: Case) -> list[str]:
 
 @rule("symlink_instead", "Link folders (and across filesystems) with a symbolic link.", LATE)
 def symlink(c: Case) -> list[str]:
-    if not c.is_app("ln") or not silent(c):
+    if not (c.posix and c.is_app("ln") and silent(c)):
         return []
     if any(a in ("-s", "--symbolic") or re.fullmatch(r"-\w*s\w*", a) for a in c.args):
         return []
@@ -222,7 +230,7 @@ def symlink(c: Case) -> list[str]:
 
 @rule("mkdir_parents_flag", "Create the missing parent folders too.", LATE)
 def mkdir_parents(c: Case) -> list[str]:
-    if not silent(c):
+    if not (c.posix and silent(c)):  # Windows' mkdir creates the parents by itself
         return []
     m = re.search(r"(?<![\w-])(-?mkdir)(?=\s)", c.segment)
     if not m or "-p" in c.args or "--parents" in c.args:

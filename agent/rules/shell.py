@@ -121,8 +121,8 @@ def elevate(shell: str, command: str) -> str:
     """`command` run with administrator rights: `sudo` on POSIX, an elevated shell on Windows."""
     fam = family(shell)
     if fam == "posix":
-        if " && " in command or " || " in command or ";" in command or "|" in command:
-            return "sudo sh -c " + shlex.quote(command)
+        if re.search(r"&&|\|\||;|\||>|<", command):
+            return "sudo sh -c " + sh_c_quote(command)
         return command if command.startswith("sudo ") else "sudo " + command
     if fam == "powershell":
         exe = "pwsh" if shell == "pwsh" else "powershell"
@@ -130,6 +130,14 @@ def elevate(shell: str, command: str) -> str:
         return f"Start-Process {exe} -Verb RunAs -ArgumentList '-NoExit', '-Command', '{inner}'"
     inner = command.replace("'", "''")
     return f"powershell -Command \"Start-Process cmd -Verb RunAs -ArgumentList '/k {inner}'\""
+
+
+def sh_c_quote(command: str) -> str:
+    """`command` quoted as one argument for `sh -c`: double quotes when nothing inside
+    would expand there, else single quotes (which keep everything literal)."""
+    if re.search(r"[$`\\!]", command):
+        return shlex.quote(command)
+    return '"' + command.replace('"', '\\"') + '"'
 
 
 def strip_sudo(script: str) -> str:

@@ -142,6 +142,7 @@ class ApprovalStore:
         self._saved: list[ApprovalEntry] = []
         self._stamp: tuple[int, int] | None = None
         self._compiled: dict[tuple[str, bool], re.Pattern[str]] = {}
+        self._newer: int | None = None  # format of a file a newer Termwise wrote
 
     # --- queries ------------------------------------------------------------------------
 
@@ -293,6 +294,17 @@ class ApprovalStore:
             return []
         if not isinstance(data, dict) or not isinstance(data.get("entries", []), list):
             return self._set_aside("it does not hold a list of entries")
+        version = data.get("version", FILE_VERSION)
+        if isinstance(version, int) and not isinstance(version, bool) and version > FILE_VERSION:
+            # A newer Termwise wrote it: its entries may mean something else here. Use none,
+            # and never overwrite the file (going back to that version must find it intact).
+            self._newer = version
+            self._note(
+                f"approvals file {self.path} is from a newer Termwise (format {version}, this "
+                f"one reads {FILE_VERSION}); it is left as it is and every command asks"
+            )
+            return []
+        self._newer = None
         entries: list[ApprovalEntry] = []
         bad = 0
         for raw in data.get("entries") or []:
@@ -335,6 +347,11 @@ class ApprovalStore:
 
     def _write(self) -> None:
         """Write the saved entries atomically: a temp file in the same folder, then replace."""
+        if self._newer is not None:
+            raise ApprovalError(
+                f"not saving approvals: {self.path} is from a newer Termwise (format "
+                f"{self._newer}); update Termwise or move that file away"
+            )
         body = {"version": FILE_VERSION, "entries": [e.to_yaml() for e in self._saved]}
         text = _HEADER + yaml.safe_dump(body, sort_keys=False, allow_unicode=True)
         try:

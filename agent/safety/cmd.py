@@ -92,11 +92,14 @@ class _Parser:
                 self.i += 1
                 end_command(end_pipeline=True)
                 return script
-            elif ch in "<>" or (
-                ch.isdigit()
-                and word is None
-                and text[self.i + 1 : self.i + 2] in "<>"
-                and self.i + 1 < n
+            elif (
+                ch in "<>"
+                or (
+                    ch in "0123456789"  # isdigit() also takes "²", which no redirection starts with
+                    and word is None
+                    and text[self.i + 1 : self.i + 2] in "<>"
+                    and self.i + 1 < n
+                )
             ):
                 end_word()
                 match = re.match(r"\d?(>>|>|<)(&\d)?", text[self.i :])

@@ -86,6 +86,8 @@ class Analyzer:
             self.command(command, rules, depth)
             if i + 1 < len(pipeline):
                 self._fed_as_script(command, names[i + 1 :], rules.family, depth)
+            if i > 0:
+                self._reads_code_from_pipe(command, rules)
 
     def names(self, command: Command, rules: RuleSet) -> set[str]:
         """Every program name the command would start, through wrappers and nested scripts."""
@@ -158,11 +160,34 @@ class Analyzer:
             if command.stdin_text and any(n & _PS_CODE_SINKS for n in downstream):
                 self.text(command.stdin_text, "powershell", depth + 1)
             return
-        if family != "posix" or not words or words[0] not in ("echo", "printf"):
+        if family != "posix" or not words or any(command.dynamic):
             return
-        if not any(command.dynamic) and any(n & recurse.POSIX_SHELLS for n in downstream):
+        if words[0] in ("echo", "printf"):
             text = " ".join(w for w in words[1:] if not (w.startswith("-") and len(w) == 2))
+        elif words[0] == "cat" and command.stdin_text is not None and len(words) == 1:
+            text = command.stdin_text  # cat <<EOF … EOF | sh: the body is what runs
+        else:
+            return
+        if any(n & recurse.POSIX_SHELLS for n in downstream):
             self.text(text, "posix", depth + 1)
+            return
+        for names in downstream:
+            interpreter = inline.stdin_language(names)
+            if interpreter is not None:  # cat <<'EOF' | python3
+                inline.check(self, interpreter, [], family, depth, text)
+                return
+
+    def _reads_code_from_pipe(self, command: Command, rules: RuleSet) -> None:
+        """`… | python3`: an interpreter given no script runs whatever arrives on the pipe."""
+        chain = recurse.chain(command.words, rules) if command.words else []
+        interpreter = inline.stdin_language(set(chain[-1:]))
+        if interpreter is None or not command.words:
+            return
+        start = next(
+            (i for i, w in enumerate(command.words) if resolve_name(w, rules) == interpreter), 0
+        )
+        if inline.reads_stdin(interpreter, command.words[start + 1 :]):
+            self.add("confirm", "runs-input", f"{interpreter} runs the code piped into it")
 
     def _fed_by_download(self, command: Command, rules: RuleSet) -> None:
         """`bash -c "$(curl …)"`, `sh <(wget …)`, `iex (iwr …)`: downloaded code runs directly."""
@@ -240,6 +265,10 @@ class Analyzer:
         """`$(echo rm) -rf /`, `$x -rf ~`: with destructive arguments, assume the worst program."""
         literal = _echoed_word(words[0])
         candidates = [literal] if literal else list(rules.computed_candidates)
+        if literal is None and len(words) > 1 and not dynamic[1] and _WRAPPER_VAR.search(words[0]):
+            # `$SUDO rm -rf /tmp/x`: a variable named like a wrapper runs the command after it
+            self.argv(words[1:], dynamic[1:], rules, depth + 1)
+            return
         for candidate in candidates:
             trial = Analyzer(budget=min(self.budget, 5_000))
             trial.argv([candidate, *words[1:]], [False, *dynamic[1:]], rules, depth + 1)
@@ -282,6 +311,10 @@ class Analyzer:
             if rule.unless_all_args is not None and paths:
                 if all(rule.unless_all_args.match(p) for p in paths):
                     continue
+            if rule.all_args is not None and not (
+                paths and all(rule.all_args.match(p) for p in paths)
+            ):
+                continue
             if rule.last_arg_any is not None and not (paths and rule.last_arg_any.match(paths[-1])):
                 continue
             self.add(rule.level, rule.id, rule.message)
@@ -342,6 +375,9 @@ _HELP_WORDS = frozenset({"--help", "--version", "-help", "-version", "-?", "/?"}
 _RUNS_SOMETHING = frozenset({"run", "exec", "x", "start", "create", "debug", "attach", "dlx"})
 _ECHOED = re.compile(
     r"""^(?:\$\(|`)\s*(?:echo|printf)\s+['"]?([A-Za-z0-9_.+-]+)['"]?\s*(?:\)|`)$"""
+)
+_WRAPPER_VAR = re.compile(
+    r"(?i)^\$\{?(sudo|doas|su_cmd|as_root|priv\w*|\w*_?prefix|run_?as|maybe_sudo)\}?$"
 )
 _TEMP_VARS = ("TMPDIR", "TMP", "TEMP")
 

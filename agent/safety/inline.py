@@ -125,6 +125,12 @@ def script_of(interp: Interpreter, args: list[str]) -> tuple[str | None, bool]:
     return None, interp.dash_reads_stdin
 
 
+def reads_stdin(name: str, args: list[str]) -> bool:
+    """True when interpreter `name` with `args` takes its program from stdin."""
+    interp = load_interpreters()[0].get(name)
+    return interp is not None and script_of(interp, args) == (None, True)
+
+
 def check(
     analyzer: Analyzer,
     name: str,

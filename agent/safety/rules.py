@@ -68,6 +68,7 @@ class Rule:
     argv_regex: re.Pattern[str] | None = None
     min_positionals: int = 0  # fires only with at least this many plain arguments
     unless_all_args: re.Pattern[str] | None = None  # silent when every argument matches (temp)
+    all_args: re.Pattern[str] | None = None  # fires only when every plain argument matches
     last_arg_any: re.Pattern[str] | None = None  # the last plain argument (a destination)
 
 
@@ -312,6 +313,7 @@ _RULE_KEYS = frozenset(
         "argv_regex",
         "min_positionals",
         "unless_all_args",
+        "all_args",
         "last_arg_any",
     }
 )
@@ -415,6 +417,7 @@ def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
             _globs(raw["unless_all_args"], sets, fold) if "unless_all_args" in raw else None
         ),
         last_arg_any=_globs(raw["last_arg_any"], sets, fold) if "last_arg_any" in raw else None,
+        all_args=_globs(raw["all_args"], sets, fold) if "all_args" in raw else None,
     )
 
 

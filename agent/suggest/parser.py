@@ -1,9 +1,11 @@
-"""Incremental parser of model answers: NDJSON, JSON arrays, fenced JSON or shell, prose around.
+"""Incremental parser of model answers: NDJSON, JSON objects and arrays, fenced JSON or shell.
 
-Feed text as it streams; each complete line is looked at once. JSON objects are cut out
-of the text by brace matching (strings and escapes respected), so a suggestion is ready
-the moment the line that closes it ends. Nothing here raises on bad model output:
-problems come out as `Problem` items and parsing carries on.
+Feed text as it streams. JSON is cut out by brace matching (strings and escapes
+respected) as the characters arrive, so a suggestion is ready the moment its closing
+brace does, in NDJSON and inside the `{"suggestions": [...]}` object a schema-constrained
+answer is. Lines that are not JSON (prose, fences, shell blocks) are looked at once they
+are complete. Nothing here raises on bad model output: problems come out as `Problem`
+items, commands that cannot be real command lines as `Dropped`, and parsing carries on.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import re
 from dataclasses import dataclass
 
 from termwise.agent.base.types import Suggestion
-from termwise.agent.suggest.json_stream import OBJECT_START, Broken, ObjectCutter
+from termwise.agent.suggest.json_stream import Broken, Element, ObjectCutter
+from termwise.agent.suggest.plausible import implausible
 
 MAX_SUGGESTIONS = 5
 
@@ -41,46 +44,73 @@ class Problem:
     message: str
 
 
-Item = ParsedSuggestion | ParsedQuestion | Problem
+@dataclass(frozen=True)
+class Dropped:
+    """A suggested command that cannot be a real command line for the shell; not shown."""
+
+    command: str
+    reason: str
+
+
+Item = ParsedSuggestion | ParsedQuestion | Problem | Dropped
 
 
 class SuggestionParser:
     """Turns streamed model text into suggestions, a question, or problems (never raises)."""
 
-    def __init__(self, shell: str = "bash", max_suggestions: int = MAX_SUGGESTIONS) -> None:
+    def __init__(
+        self,
+        shell: str = "bash",
+        max_suggestions: int = MAX_SUGGESTIONS,
+        *,
+        check_commands: bool = True,
+    ) -> None:
         self.shell = shell
         self.max_suggestions = max_suggestions
+        self.check_commands = check_commands
         self.count = 0
         self.question: str | None = None
-        self._buf = ""
+        self._line: list[str] = []  # the pieces of the line not yet complete
+        self._mode = ""  # this line: "" undecided, "json" scanned as it comes, "line" at its end
+        self._fed = 0  # characters of this line already given to the cutter
         self._fence: str | None = None  # the fence marker while inside a fenced block
-        self._fence_kind = ""  # "json" | "shell" | "" (undecided until its first line)
+        self._fence_kind = ""  # "json" | "shell" | "guess" | "" (undecided until its first line)
         self._fence_lines: list[str] = []
-        self._cut = ObjectCutter()  # the JSON object being collected
+        self._cut = ObjectCutter(elements=True)  # the JSON object being collected
+        self._early = 0  # suggestions taken from the open object's elements already
         self._json_seen = False
         self._ignored = 0
         self._pending = ""  # an unlabelled fenced block, used when the answer has no JSON
+        self._dropped: set[str] = set()
+
+    @property
+    def full(self) -> bool:
+        """All the suggestions wanted are in: the rest of the answer need not be read."""
+        return self.count >= self.max_suggestions
 
     # -- feeding -------------------------------------------------------------------
 
     def feed(self, text: str) -> list[Item]:
-        """Add streamed text; returns what the lines it completed contained."""
-        self._buf += text
+        """Add streamed text; returns what it completed."""
         items: list[Item] = []
-        while True:
-            nl = self._buf.find("\n")
-            if nl < 0:
-                break
-            line, self._buf = self._buf[:nl], self._buf[nl + 1 :]
-            items.extend(self._line(line.rstrip("\r")))
+        pieces = text.split("\n")
+        for k, piece in enumerate(pieces):
+            if k:
+                line = "".join(self._line)
+                self._line = []
+                items.extend(self._end_line(line.rstrip("\r")))
+            if piece:
+                self._line.append(piece)
+                items.extend(self._partial(piece))
         return items
 
     def finish(self) -> list[Item]:
         """The answer ended: parse the last partial line and report anything left open."""
         items: list[Item] = []
-        if self._buf:
-            line, self._buf = self._buf, ""
-            items.extend(self._line(line))
+        if self._line:
+            line = "".join(self._line)
+            self._line = []
+            items.extend(self._end_line(line))
         if self._cut.depth > 0:
             snippet = self._cut.text.strip()
             items.append(Problem(f"the answer ended inside a JSON object: {_short(snippet)}"))
@@ -97,9 +127,56 @@ class SuggestionParser:
             self._ignored = 0
         return items
 
-    # -- lines ---------------------------------------------------------------------
+    # -- the line being written ----------------------------------------------------
 
-    def _line(self, line: str) -> list[Item]:
+    def _partial(self, piece: str) -> list[Item]:
+        """Scan JSON as it arrives; other lines wait for their end."""
+        if self._mode == "json":
+            self._fed += len(piece)
+            return self._cuts(self._cut.chunk(piece))
+        if self._mode == "line" or not piece.strip():
+            return []
+        so_far = "".join(self._line)
+        mode, items = self._decide(so_far)
+        self._mode = mode
+        if mode == "json":
+            self._fed = len(so_far)
+            items.extend(self._cuts(self._cut.chunk(so_far)))
+        return items
+
+    def _decide(self, so_far: str) -> tuple[str, list[Item]]:
+        """Whether the line begun as `so_far` is JSON to scan now ("json"), or waits ("line")."""
+        head = so_far.lstrip()
+        if self._fence is not None:
+            if self._fence_kind in ("shell", "guess") or head[0] in "`~":
+                return "line", []
+            if self._fence_kind == "":
+                if head[0] not in "{[":
+                    return "line", []
+                self._fence_kind = "json"
+        elif head[0] in "`~":
+            return "line", []
+        if self._cut.depth == 0:
+            return ("json" if head[0] in "{[" else "line"), []
+        if head[0] == "{":
+            rest = head[1:].lstrip()
+            if not rest:
+                return "", []  # `{` alone so far: the next character decides
+            if self._cut.breaks_open_object(head):
+                # A new NDJSON line while the last one is still open: that one was broken.
+                return "json", [self._broken(self._cut.broken())]
+        return "json", []
+
+    def _end_line(self, line: str) -> list[Item]:
+        mode, self._mode = self._mode, ""
+        if mode == "json":
+            rest, self._fed = line[self._fed :], 0
+            return [*self._cuts(self._cut.chunk(rest)), *self._cuts(self._cut.end_line())]
+        return self._whole_line(line)
+
+    # -- whole lines ---------------------------------------------------------------
+
+    def _whole_line(self, line: str) -> list[Item]:
         if self._fence is not None and self._cut.depth == 0:
             m = _FENCE.match(line)
             if m and m.group(1)[0] == self._fence[0] and not m.group(2):
@@ -117,12 +194,10 @@ class SuggestionParser:
             # A broken NDJSON line must not swallow the next good one, nor a closing fence.
             fence = _FENCE.match(line)
             if fence and not fence.group(2) and line.strip() == fence.group(1):
-                problem = Problem(f"malformed JSON from the model: {_short(self._cut.text)}")
-                self._cut.reset()
-                return [problem, *self._line(line)]
-            if self._cut.oneline and OBJECT_START.match(line.lstrip()):
-                problem = Problem(f"malformed JSON line from the model: {_short(self._cut.text)}")
-                self._cut.reset()
+                problem = self._broken(self._cut.broken())
+                return [problem, *self._whole_line(line)]
+            if self._cut.breaks_open_object(line):
+                problem = self._broken(self._cut.broken())
                 return [problem, *self._scan(line)]
             return self._scan(line)
         m = _FENCE.match(line)
@@ -137,25 +212,57 @@ class SuggestionParser:
         return self._scan(line)
 
     def _scan(self, line: str) -> list[Item]:
-        """Brace-match through `line`, emitting each JSON object that closes on it."""
+        """Brace-match through a whole line, emitting each JSON object that closes on it."""
+        return self._cuts(self._cut.scan(line))
+
+    def _cuts(self, cuts: list[Broken | Element | str]) -> list[Item]:
         items: list[Item] = []
-        for cut in self._cut.scan(line):
+        for cut in cuts:
             if isinstance(cut, Broken):
-                items.append(Problem(f"malformed JSON line from the model: {_short(cut.text)}"))
+                items.append(self._broken(cut))
+            elif isinstance(cut, Element):
+                items.extend(self._element(cut.text))
             else:
                 items.extend(self._object(cut))
+                self._early = 0
         return items
+
+    def _broken(self, cut: Broken) -> Problem:
+        self._early = 0
+        if cut.reason == "malformed":
+            return Problem(f"malformed JSON from the model: {_short(cut.text)}")
+        return Problem(f"skipped a JSON object from the model that is {cut.reason}")
 
     # -- objects -------------------------------------------------------------------
 
-    def _object(self, text: str) -> list[Item]:
+    def _load(self, text: str) -> tuple[object, str]:
+        """The decoded value, or None and why not (never raises)."""
         try:
-            value = json.loads(text)
+            return json.loads(text), ""
+        except RecursionError:  # the cutter bounds depth; this is the last line of defence
+            return None, "nested too deeply"
         except ValueError:
-            return [Problem(f"malformed JSON from the model: {_short(text)}")]
-        return self._value(value, text)
+            return None, "malformed"
 
-    def _value(self, value: object, text: str) -> list[Item]:
+    def _element(self, text: str) -> list[Item]:
+        """An object inside the open object's array: a suggestion before the whole is in."""
+        value, _ = self._load(text)
+        if not isinstance(value, dict) or not isinstance(value.get("command"), (str, list)):
+            return []  # not a suggestion; the whole object is looked at when it closes
+        items = self._value(value, text)
+        if items:
+            self._early += 1
+        return items
+
+    def _object(self, text: str) -> list[Item]:
+        value, why = self._load(text)
+        if why == "malformed":
+            return [Problem(f"malformed JSON from the model: {_short(text)}")]
+        if why:
+            return [Problem(f"skipped a JSON object from the model that is {why}")]
+        return self._value(value, text, skip_objects=self._early > 0)
+
+    def _value(self, value: object, text: str, *, skip_objects: bool = False) -> list[Item]:
         if not isinstance(value, dict):
             return []
         command = value.get("command")
@@ -166,24 +273,38 @@ class SuggestionParser:
             return self._suggest(
                 command.strip(), _text(value.get("explanation")), _text(value.get("caveats"))
             )
-        question = value.get("question")
-        if isinstance(question, str) and question.strip():
-            self._json_seen = True
-            if self.question is None:
-                self.question = question.strip()
-                return [ParsedQuestion(self.question)]
-            return []
-        nested = value.get("suggestions") or value.get("commands")
+        items: list[Item] = []
+        nested = value.get("suggestions")
+        if not isinstance(nested, list):
+            nested = value.get("commands")
         if isinstance(nested, list):
-            items: list[Item] = []
+            self._json_seen = True
             for entry in nested:
                 if isinstance(entry, str):
                     entry = {"command": entry}
+                elif skip_objects:
+                    continue  # taken already, as it closed
                 items.extend(self._value(entry, text))
+        offered = skip_objects or any(isinstance(i, ParsedSuggestion) for i in items)
+        question = value.get("question")
+        if isinstance(question, str) and question.strip() and not offered:
+            self._json_seen = True
+            if self.question is None:
+                self.question = question.strip()
+                items.append(ParsedQuestion(self.question))
             return items
-        return [Problem(f"ignored a JSON object without a command: {_short(text)}")]
+        if not isinstance(nested, list) and not items:
+            return [Problem(f"ignored a JSON object without a command: {_short(text)}")]
+        return items
 
     def _suggest(self, command: str, explanation: str, caveats: str) -> list[Item]:
+        if self.check_commands:
+            reason = implausible(command, self.shell)
+            if reason:
+                if command in self._dropped:
+                    return []  # said once is enough
+                self._dropped.add(command)
+                return [Dropped(command, reason)]
         if self.count >= self.max_suggestions:
             self._ignored += 1
             return []
@@ -224,7 +345,7 @@ def _text(value: object) -> str:
 
 
 def _short(text: str, n: int = 80) -> str:
-    text = " ".join(text.split())
+    text = " ".join(text[: n * 4].split())
     return text if len(text) <= n else text[: n - 1] + "…"
 
 

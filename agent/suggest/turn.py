@@ -21,13 +21,15 @@ from termwise.agent.base.events import (
 )
 from termwise.agent.base.prompts import load_prompt
 from termwise.agent.base.types import SessionContext, Suggestion, Verdict
-from termwise.agent.llm.base import LlmClient, LlmError
+from termwise.agent.llm.base import REPETITION, LlmClient, LlmError
+from termwise.agent.llm.schemas import SAFETY, SUGGEST
 from termwise.agent.privacy.redact import redact
 from termwise.agent.rules import suggest_fixes
 from termwise.agent.safety import classify
 from termwise.agent.suggest.context import build_prompt, target_block
 from termwise.agent.suggest.parser import (
     MAX_SUGGESTIONS,
+    Dropped,
     ParsedQuestion,
     ParsedSuggestion,
     Problem,
@@ -155,19 +157,28 @@ class SuggestTurn:
                 context, self.config, question, memory=self.memory, env_info=self.env_info
             )
             parser = SuggestionParser(shell)
-            stream = self.client.stream_chat(prompt.messages, task="suggest", cancel=cancel)
-            for delta in stream:
-                for item in parser.feed(delta.text):
-                    yield from self._item(item, offer)
-                    asked = asked or isinstance(item, ParsedQuestion)
-                if cancel.cancelled:
-                    break
+            stream = self.client.stream_chat(
+                prompt.messages, task="suggest", cancel=cancel, schema=SUGGEST
+            )
+            try:
+                for delta in stream:
+                    for item in parser.feed(delta.text):
+                        yield from self._item(item, offer, shell)
+                        asked = asked or isinstance(item, ParsedQuestion)
+                    if delta.finish_reason == REPETITION:
+                        yield Status("the model began repeating itself; stopped reading")
+                    if cancel.cancelled or parser.full or len(shown) >= MAX_SUGGESTIONS:
+                        break  # five are in: the rest of the answer is not needed
+            finally:
+                close = getattr(stream, "close", None)
+                if close is not None:
+                    close()  # hangs up at once instead of when the generator is collected
             if not cancel.cancelled:
                 for item in parser.finish():
-                    yield from self._item(item, offer)
+                    yield from self._item(item, offer, shell)
                     asked = asked or isinstance(item, ParsedQuestion)
         except LlmError as exc:
-            yield Error(str(exc), retryable=exc.retryable)
+            yield Error(str(exc), retryable=exc.retryable, reason=exc.reason.value)
         except Exception as exc:  # the turn must end with Finished whatever broke
             log.exception("suggestion turn failed")
             yield Error(f"the suggestion turn failed: {exc}", retryable=True)
@@ -195,14 +206,20 @@ class SuggestTurn:
             yield from offer(s)
 
     def _item(
-        self, item: object, offer: Callable[[Suggestion], Iterator[Event]]
+        self, item: object, offer: Callable[[Suggestion], Iterator[Event]], shell: str
     ) -> Iterator[Event]:
         if isinstance(item, ParsedSuggestion):
             yield from offer(item.suggestion)
         elif isinstance(item, ParsedQuestion):
             yield Question(item.text)
+        elif isinstance(item, Dropped):
+            command = " ".join(item.command.split())
+            command = command if len(command) <= 80 else command[:79] + "…"
+            yield Status(
+                f"dropped a suggestion that is not a {shell} command ({item.reason}): {command}"
+            )
         elif isinstance(item, Problem):
-            yield Error(item.message, retryable=True)
+            yield Error(item.message, retryable=True, reason="bad_answer")
 
     def _review(self, shown: list[Suggestion], shell: str, cancel: CancelToken) -> Iterator[Event]:
         """Second step: the safety model explains flagged commands (and may raise, never lower)."""
@@ -230,7 +247,10 @@ class SuggestTurn:
             try:
                 # Streamed so that a cancel (Esc in the overlay) also ends a slow review.
                 answer = "".join(
-                    d.text for d in self.client.stream_chat(messages, task="safety", cancel=cancel)
+                    d.text
+                    for d in self.client.stream_chat(
+                        messages, task="safety", cancel=cancel, schema=SAFETY
+                    )
                 )
             except LlmError as exc:
                 log.info("safety review skipped: %s", exc)

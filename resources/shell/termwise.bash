@@ -171,6 +171,7 @@ fi
 # or vi mode do not change what they do:
 #   ESC [ 9271 ~  clear the line (in vi command mode: back to insert mode first)
 #   ESC [ 9272 ~  report the line as OSC 633;TermwiseBuffer;<percent-encoded>[;changed]
+#   ESC [ 9274 ~  redraw the prompt and line (Termwise printed a notice above them)
 # "changed" means bash would not run the line as it stands (history expansion of `!`).
 __termwise_report_line() {
   local line=${READLINE_LINE-} flag='' expanded h=${histchars:-'!^'}
@@ -188,6 +189,9 @@ if [[ $- == *i* && -z ${__termwise_line_keys-} ]] \
   builtin bind -m vi-insert '"\e[9271~": kill-whole-line'
   builtin bind -m vi-command '"\e[9273~": vi-insertion-mode'
   builtin bind -m vi-command '"\e[9271~": "\e[9273~\e[9271~"'
+  for __termwise_map in emacs vi-insert vi-command; do  # after a notice from Termwise
+    builtin bind -m "$__termwise_map" '"\e[9274~": redraw-current-line'
+  done
   if (( BASH_VERSINFO[0] >= 4 )); then  # READLINE_LINE came with bash 4.0
     for __termwise_map in emacs vi-insert vi-command; do
       builtin bind -m "$__termwise_map" -x '"\e[9272~": __termwise_report_line'

@@ -42,7 +42,8 @@ def context_kept(text: str, secrets: list[str], out: str) -> float:
     """Share of the words around the secret (names, keys, other values) that survive."""
     rest = text
     for s in secrets:
-        rest = rest.replace(s, " ")
+        # The whole token the value sits in goes (a marked piece may be the middle of a token).
+        rest = re.sub(r"[^\s\"'`<>(),]*" + re.escape(s) + r"[^\s\"'`<>(),]*", " ", rest)
     words = [w for w in _WORD.findall(rest) if not any(w in s for s in secrets)]
     if not words:
         return 1.0

@@ -36,8 +36,12 @@ def run_check(cases: list[dict[str, str]], home: Path) -> list[str]:
     """Verdicts from the installed command line, one JSON line per case."""
     feed = "".join(json.dumps({"command": c["command"], "shell": c["shell"]}) + "\n" for c in cases)
     env = {**os.environ, "TERMWISE_HOME": str(home)}
+    script = Path(sys.executable).with_name("termwise")  # the installed console script
+    argv = (
+        [str(script)] if script.exists() else [sys.executable, "-m", "termwise.tray.commands.cli"]
+    )
     done = subprocess.run(
-        [sys.executable, "-m", "termwise.tray.commands.cli", "check", "--jsonl"],
+        [*argv, "check", "--jsonl"],
         input=feed,
         capture_output=True,
         text=True,
@@ -45,6 +49,7 @@ def run_check(cases: list[dict[str, str]], home: Path) -> list[str]:
         timeout=600,
         check=True,
     )
+    print(f"\n  verdicts from: {' '.join(Path(a).name for a in argv)} check --jsonl")
     answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert len(answers) == len(cases), done.stderr[-2000:]
     return [a.get("verdict", "error") for a in answers]

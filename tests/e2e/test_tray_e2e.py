@@ -57,14 +57,15 @@ def test_tray_icon_sits_in_the_tray_and_its_menu_opens(desktop: Desktop, tray: T
 def test_hotkey_shows_the_failure_and_enter_types_the_fix(
     desktop: Desktop, tray: TrayProcess, tray_env: dict[str, str], tray_paths: Paths
 ) -> None:
-    """A failed command in a bash session, Ctrl+Alt+Space, Enter: rules and model fixes appear and Enter types one."""
+    """A failed command in a bash session, Ctrl+Alt+Space: rules and model fixes appear unasked; Enter types one."""
     client = HostClient(tray_paths)
     session_id = str(client.create(shell="bash")["id"])
     client.send(session_id, FAILING, enter=True)
     block = client.wait_block(session_id, -1, 30)
     assert block is not None and block["command"] == FAILING and block["exit_code"] != 0
 
-    # The hotkey, pressed from "any terminal": the overlay comes up showing that failure.
+    # The hotkey, pressed from "any terminal": the overlay comes up showing that failure
+    # and asks by itself: instant rules first, then the model's stream, no key pressed.
     mark = tray.mark()
     desktop.xdotool("mousemove", "640", "300")
     desktop.xdotool("key", "ctrl+alt+space")
@@ -78,10 +79,7 @@ def test_hotkey_shows_the_failure_and_enter_types_the_fix(
         lambda: desktop.search("--onlyvisible", "--name", "^Termwise$"), 10, "the overlay window"
     )
 
-    # Empty input + Enter asks for a fix: instant rules first, then the model's stream.
     desktop.xdotool("windowfocus", "--sync", windows[0])
-    mark = tray.mark()
-    desktop.xdotool("key", "Return")
     wait_until(
         lambda: {RULES_COMMAND, MODEL_COMMAND} <= {c for _, c in _suggestions(tray, mark)},
         60,

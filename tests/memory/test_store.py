@@ -174,3 +174,20 @@ def test_damage_in_an_old_file_is_reported_at_its_own_line(tmp_path: Path) -> No
     assert [e.key for e in store.entries()] == ["fact:a"]
     [problem] = store.problems
     assert problem.line == 5 and "nonsense" in problem.message
+
+
+def test_an_entry_whose_title_was_deleted_is_reported_not_lost_quietly(tmp_path: Path) -> None:
+    """Deleting a `## key` line once made that memory vanish with no word; now it is named by line."""
+    store = MemoryStore(tmp_path)
+    store.upsert("fact:a", "fact", "alpha")
+    store.upsert("fact:b", "fact", "bravo")
+    path = tmp_path / "facts.md"
+    raw = path.read_text(encoding="utf-8")
+    damaged = raw.replace("## fact:b\n", "")
+    path.write_text(damaged, encoding="utf-8")
+    fresh = MemoryStore(tmp_path)
+    assert [e.key for e in fresh.entries()] == ["fact:a"]
+    problem = next(p for p in fresh.problems if "lost its '## key' title" in p.message)
+    assert problem.line == damaged.split("\n").index("- content: bravo") + 1
+    assert problem.kept_aside is not None and problem.kept_aside.read_text() == damaged
+    assert "bravo" in (fresh.get("fact:a").content if fresh.get("fact:a") else "")

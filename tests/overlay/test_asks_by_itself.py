@@ -204,6 +204,7 @@ def test_a_run_that_cannot_be_exact_is_refused_with_its_reason_and_enter_still_t
         controller.show_overlay()
         w = controller.window
         command = controller.vm.rows[0].command
+        assert "Ctrl+Enter" not in w.hints.text() and "Enter type" in w.hints.text()
         qtbot.keyClick(w.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         view = port.views[session.id]
         assert view.ran == []

@@ -127,6 +127,7 @@ def test_enter_and_ctrl_enter_replace_half_typed_input_through_the_port(
     controller = make_controller()
     _ask_fix(qtbot, controller)
     _select(controller, "echo replaced-ok")
+    assert "Ctrl+Enter run" in controller.window.hints.text()  # bash can run exactly
     session.write(b"echo PENDING-")
     last = session.last_block().index
     with qtbot.waitSignal(controller.command_typed):
@@ -201,7 +202,8 @@ def test_dangerous_command_asks_and_once_runs_it(
 def test_deny_in_the_dialog_and_a_stored_deny_pattern_block_the_command(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, approvals: Any, tmp_path: Path
 ) -> None:
-    """Deny blocks with a visible message and is remembered; a deny pattern blocks without asking."""
+    """Deny runs nothing and is not remembered; Always deny blocks with a visible message and
+    is remembered; a deny pattern blocks without asking."""
     session, _ = _failed_session(host, tmp_path)
     model_env.responder = _model
     controller = make_controller()
@@ -209,8 +211,14 @@ def test_deny_in_the_dialog_and_a_stored_deny_pattern_block_the_command(
     index = _select(controller, "rm -rf ./build-cache")
     with qtbot.waitSignal(controller.approval_opened) as opened:
         controller.run_command(index)
+    last = session.last_block().index
+    qtbot.mouseClick(opened.args[0].buttons["deny"], Qt.MouseButton.LeftButton)
+    assert approvals.decide("rm -rf ./build-cache", "bash", "dangerous") == "ask"
+    assert session.wait_for_block(last, 0.5) is None
+    with qtbot.waitSignal(controller.approval_opened) as opened:
+        controller.run_command(index)
     with qtbot.waitSignal(controller.command_blocked):
-        qtbot.mouseClick(opened.args[0].buttons["deny"], Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(opened.args[0].buttons["never"], Qt.MouseButton.LeftButton)
     assert "Blocked" in controller.window.status.error.text()
     assert approvals.decide("rm -rf ./build-cache", "bash", "dangerous") == "deny"
 
@@ -317,7 +325,8 @@ def test_language_switch_to_chinese_changes_visible_texts(
 def test_always_is_remembered_and_closing_the_dialog_runs_nothing(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, paths: Any, tmp_path: Path
 ) -> None:
-    """Closing the dialog runs and stores nothing; "Always allow" is saved and not asked again."""
+    """Closing the dialog runs and stores nothing; a dangerous command offers no "always" (nor a
+    session or wildcard allow), and "Run once" is asked again the next time."""
     from termwise.agent.safety.approvals import ApprovalStore
 
     (tmp_path / "build-cache").mkdir()
@@ -334,17 +343,15 @@ def test_always_is_remembered_and_closing_the_dialog_runs_nothing(
 
     with qtbot.waitSignal(controller.approval_opened) as opened:
         controller.run_command(index)
+    assert set(opened.args[0].buttons) == {"once", "deny", "never"}
     with qtbot.waitSignal(controller.command_run):
-        qtbot.mouseClick(opened.args[0].buttons["always"], Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(opened.args[0].buttons["once"], Qt.MouseButton.LeftButton)
     wait_for(lambda: not (tmp_path / "build-cache").exists())
-    saved = ApprovalStore(paths.approvals_file)  # a fresh reader of the file
-    assert saved.decide("rm -rf ./build-cache", "bash", "dangerous") == "allow"
+    assert ApprovalStore(paths.approvals_file).entries() == []
 
     (tmp_path / "build-cache").mkdir()
-    asked: list[object] = []
-    controller.approval_opened.connect(asked.append)
-    with qtbot.waitSignal(controller.command_run):
+    with qtbot.waitSignal(controller.approval_opened) as opened:
         controller.run_command(index)
-    assert not asked
-    wait_for(lambda: not (tmp_path / "build-cache").exists())
+    opened.args[0].reject()
+    assert (tmp_path / "build-cache").exists()
     assert session.alive

@@ -105,7 +105,8 @@ def test_no_model_says_so(qtbot: QtBot, llm_server: LlmServer, tmp_path: Path) -
 def test_a_run_shows_each_steps_status_and_asks_before_danger(
     qtbot: QtBot, llm_server: LlmServer, tmp_path: Path, host: SessionHost
 ) -> None:
-    """Run in a real bash session: approvals come as dialogs, denial skips, statuses follow."""
+    """Run in a real bash session: approvals come as dialogs; Esc on the dangerous one is a clean
+    skip of that step (no error), and the outcome says a step was denied."""
     llm_server.reply(PLAN)
     repo = project(tmp_path)
     w = window(qtbot, llm_server, host)
@@ -115,7 +116,7 @@ def test_a_run_shows_each_steps_status_and_asks_before_danger(
     qtbot.mouseClick(w.run_button, LEFT)
     answers = {
         "mkdir -p out": "once",
-        "rm -rf ./build-output": "deny",
+        "rm -rf ./build-output": "esc",
         "echo ok > out/m.txt": "once",
     }
     asked: list[str] = []
@@ -126,17 +127,22 @@ def test_a_run_shows_each_steps_status_and_asks_before_danger(
         dialog = w.approval_dialog
         assert dialog is not None and dialog.isVisible()
         asked.append(dialog.command)
-        qtbot.mouseClick(dialog.buttons[answers[dialog.command]], LEFT)
+        if answers[dialog.command] == "esc":
+            qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+        else:
+            qtbot.mouseClick(dialog.buttons[answers[dialog.command]], LEFT)
         answered = dialog
         qtbot.waitUntil(lambda: w.approval_dialog is not answered, timeout=5000)  # noqa: B023
     assert asked == ["mkdir -p out", "rm -rf ./build-output", "echo ok > out/m.txt"]
-    assert w.outcome == "completed"
-    assert w.step_statuses() == ["done", "skipped", "done"]
+    assert w.outcome == "completed, 1 step denied"
+    assert w.step_statuses() == ["done", "denied", "done"]
+    assert "unknown approval choice" not in w.output.toPlainText() + w.status.text()
     assert (repo / "out" / "m.txt").read_text() == "ok\n" and (repo / "build-output").is_dir()
     assert "→ exit 0" in w.output.toPlainText()
     assert w.plan_file is not None
     log = w.plan_file.with_name(w.plan_file.stem + ".log.md").read_text()
-    assert "$ echo ok > out/m.txt" in log and "**Outcome:** completed" in log
+    assert "$ echo ok > out/m.txt" in log and "**Outcome:** completed, 1 step denied" in log
+    assert not w.paths.approvals_file.exists()  # Esc remembers nothing
 
 
 @wine_limit("no-posix-tools")

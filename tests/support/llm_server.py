@@ -52,6 +52,10 @@ class Reply:
     invalid_after: int | None = None  # after N content deltas: send a chunk that is not JSON
     finish_reason: str | None = None  # default: "tool_calls" with tool calls, else "stop"
     model: str = ""  # default: the model the request named
+    keepalive: float = 0.0  # with stall_after: an SSE comment every this many seconds meanwhile
+    body: str | None = None  # a 200 with this body (and `content_type`) instead of an answer
+    content_type: str = "text/html; charset=utf-8"
+    raw_events: list[str] = field(default_factory=list)  # SSE data sent before the text
 
 
 class LlmServer:
@@ -65,6 +69,7 @@ class LlmServer:
         self.request_headers: list[dict[str, str]] = []
         self.first_token_times: list[float] = []  # perf_counter() when a first delta was flushed
         self.models_requests = 0
+        self.keepalives_sent = 0
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -223,6 +228,9 @@ def _make_handler(server: LlmServer) -> type[BaseHTTPRequestHandler]:
                 self._send_json(reply.status, _error_body(message, "server_error"), reply.headers)
                 return
             self._done = False
+            if reply.body is not None:
+                self._send_raw(200, reply.body.encode(), reply.content_type, reply.headers)
+                return
             try:
                 if body.get("stream"):
                     self._stream(body, reply)
@@ -292,6 +300,8 @@ def _make_handler(server: LlmServer) -> type[BaseHTTPRequestHandler]:
             if reply.delay:
                 self._sleep(reply.delay)
             self._event(json.dumps(chunk({"role": "assistant", "content": ""})))
+            for raw in reply.raw_events:
+                self._event(raw)
             size = max(1, reply.chunk_size)
             pieces = [reply.text[i : i + size] for i in range(0, len(reply.text), size)]
             sent = 0
@@ -348,7 +358,7 @@ def _make_handler(server: LlmServer) -> type[BaseHTTPRequestHandler]:
                 self.connection.shutdown(socket.SHUT_RDWR)
                 return True
             if reply.stall_after is not None and sent == reply.stall_after:
-                self._wait_for_client_close()
+                self._wait_for_client_close(reply.keepalive)
                 return True
             return False
 
@@ -384,10 +394,29 @@ def _make_handler(server: LlmServer) -> type[BaseHTTPRequestHandler]:
                 self._check_alive()
                 time.sleep(min(left, 0.02))
 
-        def _wait_for_client_close(self) -> None:
+        def _wait_for_client_close(self, keepalive: float = 0.0) -> None:
+            """Send nothing (or an SSE comment every `keepalive` s) until the client leaves."""
+            last = time.monotonic()
             while not server._stop.is_set():
                 self._check_alive()
+                if keepalive and time.monotonic() - last >= keepalive:
+                    payload = b": keep-alive\n\n"
+                    self._write_raw(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
+                    server.keepalives_sent += 1
+                    last = time.monotonic()
                 time.sleep(0.02)
+
+        def _send_raw(
+            self, status: int, data: bytes, content_type: str, headers: dict[str, str]
+        ) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
 
         def _send_json(
             self, status: int, obj: dict[str, Any], headers: dict[str, str] | None = None

@@ -24,6 +24,7 @@ from termwise.tray.app.failure_nudge import FailureNudge
 from termwise.tray.app.hotkey import describe
 from termwise.tray.app.hotkey.bridge import HotkeyBridge
 from termwise.tray.app.menu import TrayMenu
+from termwise.tray.app.qt_bridge import HostBridge
 from termwise.tray.app.single_instance import SingleInstance, forward, server_name
 from termwise.tray.app.tray_icon import TrayIcon, load_icon
 from termwise.tray.errors import TrayError
@@ -88,8 +89,14 @@ class TrayApp(QObject):
         self.approvals = ApprovalStore(paths.approvals_file)
         self.store = MemoryStore(paths.memory_dir)
         self.link = MemoryLink(self.store, _safe_client(make_client, config), config)
+        # The one relay that carries host events (reader threads) to the GUI thread.
+        self.events = HostBridge(host, self)
         self.controller = OverlayController(
-            HostPort(host), config, paths, approvals=self.approvals, memory_link=self.link
+            HostPort(host, self.events),
+            config,
+            paths,
+            approvals=self.approvals,
+            memory_link=self.link,
         )
         self.controller.settings_requested.connect(self.open_settings)
         self.controller.shown.connect(self._log_overlay)
@@ -110,6 +117,8 @@ class TrayApp(QObject):
             self.controller.show_overlay, Qt.ConnectionType.QueuedConnection
         )
         self.hotkey.failed.connect(self._hotkey_failed)
+        self.events.host_event.connect(self.nudge.on_host_event)
+        # Memory never blocks its caller, so it hears events on the reader threads directly.
         self._unsubscribe = host.subscribe(self._on_host_event)
         self._geometry_checks = 0
         self.geometry_timer = QTimer(self)
@@ -185,6 +194,7 @@ class TrayApp(QObject):
         self.geometry_timer.stop()
         self.hotkey.unregister()
         self._unsubscribe()
+        self.events.close()
         self.controller.hide_overlay()
         self.ipc.stop()
         self.host.shutdown()
@@ -324,7 +334,6 @@ class TrayApp(QObject):
                 self.link.on_session_end(event.session.id)
         except Exception:  # memory must never break the session host
             log.exception("memory link failed on a host event")
-        self.nudge.on_host_event(event)
 
     def _watch_turns(self) -> None:
         """The tray icon shows 'waiting' while the overlay waits for the model."""
@@ -418,7 +427,7 @@ def _install_signal_quit(tray: TrayApp) -> None:
 
 def _config(paths: Paths) -> tuple[Config, list[str]]:
     try:
-        loaded = load_config(paths.config_file)
+        loaded = load_config(paths.config_file, repair=True)
     except ConfigError as exc:
         return Config(), [str(exc)]
     problems = list(loaded.problems)
@@ -448,11 +457,14 @@ def main(args: argparse.Namespace) -> int:
 
     config, problems = _config(paths)
     from termwise.tray.host.host import SessionHost
+    from termwise.tray.host.ledger import keep_ledger
     from termwise.tray.ipc.server import IpcServer
     from termwise.tray.ipc.transport import AddressInUse
 
     host = SessionHost(config, paths)
     ipc = IpcServer(host, paths)
+    ledger = keep_ledger(host, paths.runtime_dir)
+    ipc.notice = ledger.lost_notice
     try:
         ipc.start()
     except AddressInUse as exc:
@@ -478,6 +490,8 @@ def main(args: argparse.Namespace) -> int:
     tray.start()
     for problem in problems:
         tray.icon.notify(_tr("Config problem"), problem, error=True)
+    if ledger.lost_notice:
+        tray.icon.notify("Termwise", ledger.lost_notice, error=True)
     if config.ui.start_at_login:
         _write_autostart(tray)
     log.info("Termwise running (pid %d); hotkey %s", os.getpid(), describe(config.hotkey.combo))
@@ -485,6 +499,7 @@ def main(args: argparse.Namespace) -> int:
         code = app.exec()
     finally:
         tray.quit_now()
+        ledger.close()
         instance.close()
         sys.excepthook = sys.__excepthook__
     return int(code)

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from termwise.tray.host.events import BlockFinished, HostEvent, SessionEnded
 
 log = logging.getLogger(__name__)
@@ -33,12 +33,10 @@ def nudge_text(command: str, hotkey: str) -> str:
 
 
 class FailureNudge(QObject):
-    """Subscribes to the host; its reader-thread callback only emits a queued signal."""
+    """Hears host events on the GUI thread (from the tray's one HostBridge relay)."""
 
     failed = Signal(str, str)  # session id, notification text
     cleared = Signal()
-    _block = Signal(object, object)
-    _ended = Signal(object)
 
     def __init__(
         self,
@@ -55,16 +53,13 @@ class FailureNudge(QObject):
         self.enabled = enabled
         self.hotkey = hotkey
         self.failing: dict[str, str] = {}  # session id -> failed command
-        queued = Qt.ConnectionType.QueuedConnection
-        self._block.connect(self._on_block, queued)
-        self._ended.connect(self._on_ended, queued)
 
     def on_host_event(self, event: HostEvent) -> None:
-        """Host subscriber (reader threads)."""
+        """A host event, on the GUI thread."""
         if isinstance(event, BlockFinished):
-            self._block.emit(event.session, event.block)
+            self._on_block(event.session, event.block)
         elif isinstance(event, SessionEnded):
-            self._ended.emit(event.session)
+            self._on_ended(event.session)
 
     def _on_block(self, session: Any, block: Any) -> None:
         code = block.exit_code

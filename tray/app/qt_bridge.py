@@ -1,4 +1,4 @@
-"""The host's events (raised on reader threads) reach the GUI thread as queued signals."""
+"""The tray's one relay: host events (raised on reader threads) reach the GUI thread as queued signals."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from termwise.agent.base.types import Block, SessionContext
 from termwise.agent.suggest.flows import CONTEXT_BLOCKS, session_context
 from termwise.overlay.ports import RunCheck, RunOutcome, SessionView
+from termwise.tray.app.qt_bridge import HostBridge
 from termwise.tray.host.errors import CommandRefused, SessionEnded
-from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.host import SessionHost
 from termwise.tray.host.session import Session
 from termwise.tray.host.stream import clean_text
@@ -100,10 +100,11 @@ class HostSessionView:
 
 
 class HostPort:
-    """A `SessionHost` as the overlay's `HostView`."""
+    """A `SessionHost` as the overlay's `HostView`; block news comes through the tray's relay."""
 
-    def __init__(self, host: SessionHost) -> None:
+    def __init__(self, host: SessionHost, events: HostBridge | None = None) -> None:
         self._host = host
+        self._events = events if events is not None else HostBridge(host)
 
     def active(self) -> SessionView | None:
         session = self._host.active()
@@ -116,8 +117,12 @@ class HostPort:
         self._host.set_active(session_id)
 
     def on_block(self, callback: Callable[[str], None]) -> Callable[[], None]:
-        def relay(event: HostEvent) -> None:
-            if isinstance(event, BlockFinished):
-                callback(event.session.id)
+        def relay(session: Session, _block: object) -> None:
+            callback(session.id)
 
-        return self._host.subscribe(relay)
+        self._events.block_finished.connect(relay)
+
+        def stop() -> None:
+            self._events.block_finished.disconnect(relay)
+
+        return stop

@@ -286,11 +286,17 @@ def _send_now(paths: Paths, session_id: str, command: str, out: TextIO, *, enter
 
     try:
         with HostClient(paths) as client:
-            client.send(session_id, command, enter=enter)
+            if enter:
+                outcome = client.run_command(session_id, command)
+                if not outcome.ran:
+                    out.write(f"termwise: not run in session {session_id}: {outcome.reason}\n")
+                    return EXIT_FAILURE
+            else:
+                client.type_command(session_id, command)
     except TrayError as exc:
         out.write(f"termwise: could not type into session {session_id}: {exc}\n")
         return EXIT_FAILURE
-    out.write(f"typed into session {session_id}: {command}\n")
+    out.write(f"{'ran' if enter else 'typed'} in session {session_id}: {command}\n")
     return EXIT_OK
 
 
@@ -315,12 +321,17 @@ def _classify(command: str, shell: str) -> Verdict:
     return verdict_for(command, shell)
 
 
-APPROVAL_PROMPT = "Run it? [y] yes once · [a] always · [d] never · [N] no: "
-
-
 def _approved(command: str, shell: str, verdict: Verdict, paths: Paths, con: Console) -> bool:
-    """The approval policy decides, or asks the user when it says so."""
+    """The approval policy decides, or asks the user the one approval flow's question
+    (Enter, EOF and Ctrl+C deny this time only)."""
+    from termwise.agent.safety.approval_flow import (
+        answer_from_text,
+        approval_request,
+        settle,
+        terminal_prompt,
+    )
     from termwise.agent.safety.approvals import ApprovalStore
+    from termwise.tray.commands.deploy_render import approval_text
 
     store = ApprovalStore(paths.approvals_file)
     decision = store.decide(command, shell, verdict)
@@ -330,23 +341,18 @@ def _approved(command: str, shell: str, verdict: Verdict, paths: Paths, con: Con
         return False
     if decision == "allow":
         return True
-    reasons = "; ".join(verdict.reasons) or "no reason given"
-    if verdict.level == "dangerous":
-        out.write(
-            f"\x1b[1;31mDANGEROUS\x1b[0m: {reasons}\n" if con.colour else f"DANGEROUS: {reasons}\n"
-        )
-    else:
-        out.write(f"needs confirmation: {reasons}\n")
-    if verdict.explanation:
-        out.write(f"  {verdict.explanation}\n")
+    request = approval_request(command, shell, verdict)
+    out.write(approval_text(request, colour=con.colour) + "\n")
     out.flush()
-    try:
-        answer = con.read_line(APPROVAL_PROMPT).strip().lower()
-    except (EOFError, KeyboardInterrupt):
-        return False
-    choice = {"y": "once", "yes": "once", "a": "always", "d": "deny"}.get(answer)
-    if choice is None:
-        return False
-    if choice != "once":
-        store.record(command, shell, choice)
-    return choice != "deny"
+    answer = None
+    while answer is None:
+        try:
+            line: str | None = con.read_line("  " + terminal_prompt(request))
+        except (EOFError, KeyboardInterrupt):
+            line = None
+        answer = answer_from_text(request, line)
+    settled = settle(store, request, answer)
+    if not settled.runs:
+        kept = " (saved: always deny)" if settled.remembered == "deny" else " this time"
+        out.write(f"not run{kept}\n")
+    return settled.runs

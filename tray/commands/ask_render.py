@@ -15,7 +15,7 @@ from termwise.agent.base.events import (
     VerdictReady,
 )
 from termwise.agent.base.types import Suggestion, Verdict
-from termwise.agent.llm.base import UNREACHABLE
+from termwise.agent.llm.base import Failure
 from termwise.agent.suggest.turn import NO_MODEL
 
 EXIT_OK = 0
@@ -87,7 +87,7 @@ class TurnRenderer:
             self.questions += 1
         elif isinstance(event, Error):
             self.errors += 1
-            self.unreachable = self.unreachable or event.message.startswith(UNREACHABLE)
+            self.unreachable = self.unreachable or event.reason == Failure.UNREACHABLE.value
         elif isinstance(event, Status) and event.text == NO_MODEL:
             self.no_model = True
             if self.offline:

@@ -29,6 +29,7 @@ EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3  # no host running, no model answering …
+EXIT_BROKEN_PIPE = 141  # what a shell shows for a program ended by SIGPIPE
 
 
 def version() -> str:
@@ -98,10 +99,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`termwise check --jsonl … | head`): end quietly, as
+        # `yes | head` does, and keep Python from complaining when it flushes at exit.
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except _user_errors() as exc:
         # Errors raised on purpose are written for users: one line, no traceback.
         print(f"termwise: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", EXIT_FAILURE))
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 # Qt platforms that draw without any display server.

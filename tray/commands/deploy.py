@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from termwise.agent.base.config_schema import Config
     from termwise.agent.base.paths import Paths
-    from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Plan
+    from termwise.agent.safety.approval_flow import ApprovalRequest
     from termwise.tray.commands.deploy_render import DeployRenderer
     from termwise.tray.ipc.client import HostClient
 
@@ -148,8 +148,17 @@ def _deploy(
     shell = shell or default_shell(config.terminal.default_shell)
     render.planning(shell)
     token = CancelToken()
+    # A local project is deployed in its own folder (`deploy ./proj` typed elsewhere too).
+    workdir = os.path.abspath(value) if kind == "local" else None
     events = plan_repository(
-        snap, shell, config, client, paths, refresh_env=args.refresh_env, cancel=token
+        snap,
+        shell,
+        config,
+        client,
+        paths,
+        refresh_env=args.refresh_env,
+        cancel=token,
+        workdir=workdir,
     )
     finished: PlanFinished | None = None
     try:
@@ -175,7 +184,7 @@ def _deploy(
 
             return offer(finished.plan, finished.path, paths=paths)
         return EXIT_OK
-    cwd = value if kind == "local" else os.getcwd()
+    cwd = workdir or os.getcwd()
     if host is None:
         from termwise.tray.ipc.launch import ensure_host
 
@@ -205,12 +214,12 @@ def _run(
 
     session_id = args.session or str(host.create(shell=plan.shell, cwd=cwd)["id"])
     render.note(f"running in session {session_id} (attach: termwise attach {session_id})")
-    asks: queue.Queue[tuple[str, Verdict, queue.Queue[str]]] = queue.Queue()
+    asks: queue.Queue[tuple[ApprovalRequest, queue.Queue[str]]] = queue.Queue()
 
-    def ask(command: str, verdict: Verdict) -> Any:
+    def ask(request: ApprovalRequest) -> str:
         # Answered on the main thread, where Ctrl+C lands.
         reply: queue.Queue[str] = queue.Queue()
-        asks.put((command, verdict, reply))
+        asks.put((request, reply))
         return reply.get()
 
     runner = configured_runner(
@@ -228,7 +237,7 @@ def _run(
     worker = threading.Thread(target=runner.run, name="deploy-run", daemon=True)
     worker.start()
     interrupted = False
-    pending: tuple[str, Verdict, queue.Queue[str]] | None = None
+    pending: tuple[ApprovalRequest, queue.Queue[str]] | None = None
     while worker.is_alive():
         try:
             if pending is None:
@@ -236,31 +245,33 @@ def _run(
                     pending = asks.get(timeout=ASK_POLL)
                 except queue.Empty:
                     continue
-            command, verdict, reply = pending
-            reply.put("deny" if interrupted else _answer(render, command, verdict))
+            request, reply = pending
+            reply.put("deny" if interrupted else _answer(render, request))
             pending = None
         except KeyboardInterrupt:
             interrupted = True
             render.note("stopping the run (Ctrl+C)…")
             runner.stop()  # also hangs up a repair request in flight
             if pending is not None:  # a question was open: it counts as denied
-                pending[2].put("deny")
+                pending[1].put("deny")
                 pending = None
     worker.join()
     render.finished(runner.outcome, log_file, session_id)
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_OK if runner.outcome == "completed" else EXIT_FAILURE
+    # A step that did not run (denied, skipped) or failed is not a successful deploy.
+    return EXIT_OK if runner.summary.ok else EXIT_FAILURE
 
 
-def _answer(render: DeployRenderer, command: str, verdict: Verdict) -> str:
-    from termwise.tray.commands.deploy_render import parse_choice
+def _answer(render: DeployRenderer, request: ApprovalRequest) -> str:
+    """Ask on the terminal; Enter, EOF and Esc-like answers are a one-time deny."""
+    from termwise.agent.safety.approval_flow import answer_from_text
 
     while True:
-        render.approval_prompt(command, verdict)
+        render.approval_prompt(request)
         line = sys.stdin.readline()
-        if not line:  # no one to ask: never run a risky command unapproved
-            return "deny"
-        choice = parse_choice(line)
-        if choice is not None:
-            return choice
+        answer = answer_from_text(request, line if line else None)
+        if answer is not None:
+            if not line:
+                render.note("no answer (end of input): not run this time")
+            return answer

@@ -9,13 +9,12 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Step
     from termwise.agent.deploy.runner import RunEvent
     from termwise.agent.deploy.sources import RepoSnapshot
+    from termwise.agent.safety.approval_flow import ApprovalRequest
 
 _MARK = {"safe": " ", "confirm": "?", "dangerous": "!"}
-CHOICE_KEYS = {"o": "once", "s": "session", "a": "always", "d": "deny"}
 
 
 class DeployRenderer:
@@ -119,25 +118,36 @@ class DeployRenderer:
 
     # -- a run ----------------------------------------------------------------------------
     def run_event(self, event: RunEvent) -> None:
+        from termwise.agent.deploy.runner import (
+            CommandFinished,
+            CommandSent,
+            RepairProposed,
+            RunFinished,
+            RunStatus,
+            StepEnded,
+            StepStarted,
+        )
+
+        if isinstance(event, RunFinished):
+            return  # `finished` writes the outcome with the log and session
         if self.as_json:
-            obj: dict[str, Any] = {"event": "run", "kind": event.kind, "step": event.step}
-            obj["text"] = event.text
-            if event.exit_code is not None or event.kind == "result":
-                obj["exit_code"] = event.exit_code
-            self._json(obj)
+            self._json(run_event_json(event))
             return
-        if event.kind == "step":
-            self._text(f"\n▶ Step {event.step}: {event.text}")
-        elif event.kind in ("command", "check"):
-            self._text(f"  {'check' if event.kind == 'check' else '$'} {event.text}")
-        elif event.kind == "result":
-            tail = "\n".join("    " + ln for ln in event.text.splitlines()[-8:])
+        if isinstance(event, StepStarted):
+            self._text(f"\n▶ Step {event.step}: {event.title}")
+        elif isinstance(event, CommandSent):
+            self._text(f"  {'check' if event.is_check else '$'} {event.command}")
+        elif isinstance(event, CommandFinished):
+            tail = "\n".join("    " + ln for ln in event.output_tail.splitlines()[-8:])
             if tail:
                 self._text(tail)
             self._text(f"    → exit {event.exit_code}")
-        elif event.kind == "repair":
-            self._text(f"  fix proposed: {event.text}")
-        elif event.kind == "status":
+        elif isinstance(event, RepairProposed):
+            self._text(f"  fix proposed: {event.command}")
+        elif isinstance(event, StepEnded):
+            detail = f"{event.status}: {event.detail}" if event.detail else event.status
+            self._text(f"  [step {event.step}: {detail}]")
+        elif isinstance(event, RunStatus):
             where = f"step {event.step}: " if event.step is not None else ""
             self._text(f"  [{where}{event.text}]")
 
@@ -154,30 +164,61 @@ class DeployRenderer:
         else:
             self._text(f"\nRun {outcome} (session {session}); log: {log}")
 
-    def approval_prompt(self, command: str, verdict: Verdict) -> None:
+    def approval_prompt(self, request: ApprovalRequest) -> None:
+        from termwise.agent.safety.approval_flow import terminal_prompt
+
         if self.as_json:
             self._json(
                 {
                     "event": "approval",
-                    "command": command,
-                    "verdict": verdict.level,
-                    "reasons": list(verdict.reasons),
-                    "answers": list(CHOICE_KEYS.values()),
+                    "command": request.command,
+                    "verdict": request.verdict.level,
+                    "reasons": list(request.reasons),
+                    "answers": [o.answer for o in request.options],
+                    "default": request.default,
                 }
             )
             return
-        lines = [f"  {verdict.level}: {command}"]
-        lines += [f"    - {r}" for r in verdict.reasons]
         with self._lock:
-            self.out.write("\n".join(lines) + "\n  Run it? [o]nce, [s]ession, [a]lways, [d]eny: ")
+            self.out.write(approval_text(request) + "\n  " + terminal_prompt(request))
             self.out.flush()
 
 
-def parse_choice(answer: str) -> str | None:
-    """once / session / always / deny from a typed answer (a word or its first letter)."""
-    word = answer.strip().lower()
-    if not word:
-        return None
-    if word in CHOICE_KEYS.values():
-        return word
-    return CHOICE_KEYS.get(word[0]) if len(word) == 1 else None
+def approval_text(request: ApprovalRequest, colour: bool = False) -> str:
+    """The heading, command and reasons of an approval question, for a terminal."""
+    heading = request.heading
+    if request.dangerous:
+        heading = f"\x1b[1;31m⚠ {heading}\x1b[0m" if colour else f"⚠ {heading.upper()}"
+    lines = [f"  {heading}: {request.command}"]
+    lines += [f"    - {r}" for r in request.reasons]
+    return "\n".join(lines)
+
+
+def run_event_json(event: RunEvent) -> dict[str, Any]:
+    """The `{"event": "run", "kind", "step", "text", ["exit_code"]}` line of a run event."""
+    from termwise.agent.deploy.runner import (
+        CommandFinished,
+        CommandSent,
+        RepairProposed,
+        RunStatus,
+        StepEnded,
+        StepStarted,
+    )
+
+    obj: dict[str, Any] = {"event": "run"}
+    if isinstance(event, StepStarted):
+        obj.update(kind="step", step=event.step, text=event.title)
+    elif isinstance(event, CommandSent):
+        obj.update(kind="check" if event.is_check else "command", step=event.step)
+        obj["text"] = event.command
+    elif isinstance(event, CommandFinished):
+        obj.update(kind="result", step=event.step, text=event.output_tail)
+        obj["exit_code"] = event.exit_code
+    elif isinstance(event, RepairProposed):
+        obj.update(kind="repair", step=event.step, text=event.command)
+    elif isinstance(event, StepEnded):
+        text = f"{event.status}: {event.detail}" if event.detail else event.status
+        obj.update(kind="status", step=event.step, text=text, status=event.status)
+    elif isinstance(event, RunStatus):
+        obj.update(kind="status", step=event.step, text=event.text)
+    return obj

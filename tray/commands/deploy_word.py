@@ -13,18 +13,20 @@ import argparse
 import json
 import logging
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from termwise.agent.base.config_schema import Config
     from termwise.agent.base.paths import Paths
     from termwise.agent.base.types import Verdict
     from termwise.agent.deploy.plan import Plan
+    from termwise.agent.safety.approval_flow import ApprovalRequest
 
 log = logging.getLogger(__name__)
 
@@ -134,8 +136,18 @@ def _verdict(command: str, shell: str) -> Verdict:
 
 
 def _ask_up_front(plan: Plan, paths: Paths, out: TextIO, read_line: Any) -> list[str] | None:
-    """Commands approved now for the run (policy first, then the user); None if one is refused."""
+    """Commands approved now for the run (policy first, then the user); None if one is refused.
+
+    The questions are the one approval flow's: Enter, EOF or Ctrl+C deny (this time only).
+    """
+    from termwise.agent.safety.approval_flow import (
+        answer_from_text,
+        approval_request,
+        settle,
+        terminal_prompt,
+    )
     from termwise.agent.safety.approvals import ApprovalStore
+    from termwise.tray.commands.deploy_render import approval_text
 
     store = ApprovalStore(paths.approvals_file)
     approved: list[str] = []
@@ -149,15 +161,16 @@ def _ask_up_front(plan: Plan, paths: Paths, out: TextIO, read_line: Any) -> list
             if decision == "deny":
                 out.write(f"termwise: your approval policy denies `{command}`\n")
                 return None
-            reasons = "; ".join(verdict.reasons) or "no reason given"
-            out.write(f"step {step.number}: {command}\n  {verdict.level.upper()}: {reasons}\n")
-            try:
-                answer = read_line("Allow it? [y] once · [a] always · [N] no: ").strip().lower()
-            except (EOFError, KeyboardInterrupt):
-                return None
-            if answer in ("a", "always"):
-                store.record(command, plan.shell, "always")
-            elif answer not in ("y", "yes"):
+            request = approval_request(command, plan.shell, verdict)
+            out.write(f"step {step.number}:\n{approval_text(request)}\n")
+            answer = None
+            while answer is None:
+                try:
+                    line: str | None = read_line("  " + terminal_prompt(request))
+                except (EOFError, KeyboardInterrupt):
+                    line = None
+                answer = answer_from_text(request, line)
+            if not settle(store, request, answer).runs:
                 return None
             approved.append(command)
     return approved
@@ -234,18 +247,45 @@ def run_here(paths: Paths, session: str, nonce: str, data: dict[str, Any]) -> st
     config: Config = load_config(paths.config_file).config
     client = make_client(config)
 
-    def ask(command: str, verdict: Verdict) -> Literal["once", "deny"]:
+    def ask(request: ApprovalRequest) -> str:
         # Nobody can be asked any more: only what was approved before the prompt came back.
-        return "once" if command in approved else "deny"
+        return "once" if request.command in approved else "deny"
 
     with HostClient(paths) as host:
+        port = HostSessionPort(host, session, paths)
+        if plan.workdir:
+            # `deploy ./proj` typed elsewhere: the plan (and the model) assume its folder.
+            entered = port.run(enter_folder_command(plan.shell, plan.workdir), START_TIMEOUT)
+            if entered is None or entered.exit_code not in (0, None):
+                outcome = f"stopped: could not enter {plan.workdir}"
+                _tell(host, session, outcome, plan_file)
+                return outcome
         runner = configured_runner(
             plan,
-            HostSessionPort(host, session, paths),
+            port,
             config=config,
             approvals_file=paths.approvals_file,
             client=client,
             ask=ask,
             plan_file=plan_file,
         )
-        return str(runner.run())
+        outcome = str(runner.run())
+        _tell(host, session, outcome, plan_file)
+        return outcome
+
+
+def enter_folder_command(shell: str, folder: str) -> str:
+    """The command that makes `folder` the session's current folder, quoted for `shell`."""
+    if shell in ("pwsh", "powershell"):
+        return "Set-Location -LiteralPath '" + folder.replace("'", "''") + "'"
+    if shell == "cmd":
+        return f'cd /d "{folder}"'
+    return "cd -- " + shlex.quote(folder)
+
+
+def _tell(host: Any, session: str, outcome: str, plan_file: Path) -> None:
+    """The run's outcome line, shown in the session's terminal(s) where the user is looking."""
+    try:
+        host.notice(session, f"termwise deploy: {outcome}; log: {_log_file(plan_file)}")
+    except Exception as exc:  # the session may have ended; the log keeps the outcome
+        log.warning("deploy-here: could not show the outcome in session %s: %s", session, exc)

@@ -153,19 +153,33 @@ def keystrokes(text: str, *, enter: bool, paste: bool) -> bytes:
 def type_at_prompt(
     paths: Paths, session_id: str, nonce: str, text: str, *, enter: bool, timeout: float
 ) -> bool:
-    """Attach to the session, wait for the prompt after `nonce`, type `text`; False at the timeout."""
-    from termwise.tray.ipc.protocol import encode_data, encode_json
+    """Attach to the session, wait for the prompt after `nonce`, then type `text` in place of
+    anything typed ahead (with `enter`: run it only if the line is exactly `text`); False at
+    the timeout or when the host refused."""
+    from termwise.tray.errors import TrayError
+    from termwise.tray.ipc.client import HostClient
+    from termwise.tray.ipc.protocol import encode_json
 
     found = wait_for_prompt(paths, session_id, nonce, timeout)
     if found is None:
         return False
-    channel, paste = found
+    channel, _ = found
     try:
-        channel.stream.sendall(encode_data(keystrokes(text, enter=enter, paste=paste)))
         channel.stream.sendall(encode_json({"op": "detach"}))
     finally:
         channel.close()
-    return True
+    try:
+        with HostClient(paths) as client:
+            if not enter:
+                client.type_command(session_id, text)
+                return True
+            outcome = client.run_command(session_id, text)
+    except TrayError as exc:
+        log.warning("type-at-prompt: session %s: %s", session_id, exc)
+        return False
+    if not outcome.ran:
+        log.warning("type-at-prompt: session %s: not run: %s", session_id, outcome.reason)
+    return outcome.ran
 
 
 def wait_for_prompt(

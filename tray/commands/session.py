@@ -102,6 +102,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from termwise.agent.base.config import load_config
     from termwise.tray.errors import TrayError
     from termwise.tray.host.host import SessionHost
+    from termwise.tray.host.ledger import keep_ledger
     from termwise.tray.ipc.server import IpcServer
     from termwise.tray.ipc.transport import AddressInUse
     from termwise.tray.system.logs import setup_logging
@@ -109,11 +110,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     log = logging.getLogger("termwise.serve")
     paths = _paths().ensure()
     log_file = setup_logging(paths.log_dir, json_lines=bool(getattr(args, "json_logging", False)))
-    loaded = load_config(paths.config_file)
+    loaded = load_config(paths.config_file, repair=True)
     for problem in loaded.problems:
         print(f"termwise: config: {problem}", file=sys.stderr)
     host = SessionHost(loaded.config, paths)
     server = IpcServer(host, paths)
+    ledger = keep_ledger(host, paths.runtime_dir)
+    server.notice = ledger.lost_notice
     try:
         address = server.start()
     except AddressInUse as exc:
@@ -124,12 +127,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     log.info("host listening on %s (pid %d)", address, os.getpid())
+    if ledger.lost_notice:
+        print(f"termwise: {ledger.lost_notice}", file=sys.stderr, flush=True)
     try:
         signum = _wait_for_stop_signal()
         log.info("host stopping (signal %d)", signum)
     finally:
         server.stop()
         host.shutdown()
+        ledger.close()
         log.info("host stopped")
     return 0
 
@@ -198,7 +204,10 @@ def cmd_attach(args: argparse.Namespace) -> int:
 # sessions / context / send -------------------------------------------------------------------
 def cmd_sessions(args: argparse.Namespace) -> int:
     with _client(_paths()) as client:
-        sessions = client.sessions()
+        reply = client.sessions_reply()
+    sessions = list(reply["sessions"])
+    if reply.get("notice"):
+        print(f"termwise: {reply['notice']}", file=sys.stderr)
     if args.json:
         print(json.dumps(sessions, indent=2, ensure_ascii=False))
         return 0

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 CTRL_C = "\x03"
 WAIT_SLICE = 1.0  # one wait at most: between slices the session's life and a stop are checked
 INTERRUPT_GRACE = 3.0  # after Ctrl+C, how long the interrupted command's block is awaited
+LINE_CHECK_TIMEOUT = 10.0  # how long the shell may take to report its line before Enter
 
 
 class LocalSessionPort:
@@ -38,7 +39,13 @@ class LocalSessionPort:
         last = self.session.last_block()
         after = last.index if last is not None else -1
         try:
-            self.session.send_text(command, enter=True)
+            if self.session.can_run_exact:
+                # Enter only once the prompt holds exactly the approved command.
+                outcome = self.session.run_command(command, timeout=LINE_CHECK_TIMEOUT)
+                if not outcome.ran:
+                    raise SessionLost(f"not run: {outcome.reason}")
+            else:
+                self.session.send_text(command, enter=True)
             if self._interrupted.is_set():  # stopped while it was being typed
                 self.session.send_text(CTRL_C)
         except TrayError as exc:
@@ -78,7 +85,15 @@ class HostSessionPort:
         try:
             reply = self.client.context(self.session_id, blocks=1)
             after = int(reply[-1].get("index", -1)) if reply else -1
-            self.client.send(self.session_id, command, enter=True)
+            if reply.session.get("can_run_exact"):
+                # Enter only once the prompt holds exactly the approved command.
+                outcome = self.client.run_command(
+                    self.session_id, command, timeout=LINE_CHECK_TIMEOUT
+                )
+                if not outcome.ran:
+                    raise SessionLost(f"not run: {outcome.reason}")
+            else:
+                self.client.send(self.session_id, command, enter=True)
             if self._interrupted.is_set():  # stopped while it was being typed
                 self.client.send(self.session_id, CTRL_C)
             deadline = time.monotonic() + timeout

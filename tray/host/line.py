@@ -18,6 +18,7 @@ LINE_PROPERTY = "TermwiseLine"
 # bash and zsh: function-key shaped sequences with numbers no terminal uses.
 READLINE_CLEAR = b"\x1b[9271~"
 READLINE_REPORT = b"\x1b[9272~"
+READLINE_REDRAW = b"\x1b[9274~"  # draw the prompt and line again (after a notice)
 # PowerShell: PSReadLine sees key chords, so these are Ctrl+Alt+Shift+F12 / F11.
 PSREADLINE_CLEAR = b"\x1b[24;8~"
 PSREADLINE_REPORT = b"\x1b[23;8~"

@@ -16,6 +16,7 @@ from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
 from termwise.tray.host.line import (
     LINE_PROPERTY,
+    READLINE_REDRAW,
     line_keys,
     parse_line_report,
     refusal_for_text,
@@ -34,6 +35,7 @@ REPLAY_MAX = 256 * 1024
 CLEAR_SCREEN = b"\x1b[H\x1b[2J"
 ENTER_ALT_SCREEN = b"\x1b[?1049h"
 EXIT_WAIT = 5.0
+ENDED_RING_BYTES = 64 * 1024
 FIRST_PROMPT_WAIT = 15.0  # how long a new shell's first prompt is awaited before typing
 
 DataCallback = Callable[[bytes], None]
@@ -164,6 +166,8 @@ class Session:
         with self._lock:
             # The command that ended the shell (`exit 3`, a crash) becomes its last block.
             last = self._parser.end_of_stream(code)
+            # Nothing will attach again: a small tail of raw output is enough.
+            self._parser.limit(ENDED_RING_BYTES)
             self._exit_code = code
             self._ended = True
             listeners = self._listeners
@@ -271,6 +275,24 @@ class Session:
             except SessionEnded as exc:
                 return RunOutcome(False, str(exc))
         return RunOutcome(True, "")
+
+    def show_notice(self, text: str) -> None:
+        """Show one line from Termwise in the attached terminals (not typed: the shell never
+        sees it), then have the shell redraw its prompt below it where it can."""
+        clean = "".join(ch if ch.isprintable() else " " for ch in text)
+        line = f"\r\n[{clean}]\r\n".encode("utf-8", "replace")
+        for on_data, _ in self._listeners:
+            try:
+                on_data(line)
+            except Exception:
+                log.debug("could not show a notice to a client", exc_info=True)
+        with self._lock:
+            running = self._parser.command_running
+        if self.line_support and not running and self.shell in ("bash", "zsh"):
+            try:
+                self.write(READLINE_REDRAW)
+            except SessionEnded:
+                pass
 
     def _await_first_prompt(self) -> None:
         """A shell that has only just started has not yet announced its line keys; keys
@@ -410,6 +432,18 @@ class Session:
         rows, cols = self._size
         with self._lock:
             return str(self._parser.screen_text(rows, cols))
+
+    # memory ------------------------------------------------------------------------------
+    def retained(self) -> int:
+        """Bytes of output this session holds (rings and blocks)."""
+        return self._parser.retained()
+
+    def limit(self, ring_bytes: int) -> None:
+        """Hold at most `ring_bytes` of raw output from now on."""
+        self._parser.limit(ring_bytes)
+
+    def drop_oldest_block(self) -> bool:
+        return self._parser.drop_oldest_block()
 
     def raw_tail(self, n: int) -> bytes:
         with self._lock:

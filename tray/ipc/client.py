@@ -177,7 +177,11 @@ class HostClient:
         return int(self._request("ping")["pid"])
 
     def sessions(self) -> list[dict[str, Any]]:
-        return list(self._request("sessions")["sessions"])
+        return list(self.sessions_reply()["sessions"])
+
+    def sessions_reply(self) -> dict[str, Any]:
+        """The sessions plus the host's `notice` (e.g. that a crashed host lost sessions)."""
+        return self._request("sessions")
 
     def create(
         self,
@@ -217,6 +221,10 @@ class HostClient:
         """Replace the line by `text` and press Enter only if the shell reports exactly it."""
         reply = self._request("run", session=session_id, text=text, timeout=timeout)
         return RunOutcome(bool(reply.get("ran")), str(reply.get("reason", "")))
+
+    def notice(self, session_id: str | None, text: str) -> None:
+        """Show one line from Termwise in the session's attached terminals."""
+        self._request("notice", session=session_id, text=text)
 
     def kill(self, session_id: str) -> None:
         self._request("kill", session=session_id)

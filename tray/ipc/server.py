@@ -48,6 +48,7 @@ MAX_PENDING_PER_PEER = 4  # per client process, where the OS names it (Linux)
 MAX_WAIT = 600.0
 RUN_CHECK_TIMEOUT = 2.0  # how long `run` waits for the shell to report its line
 MAX_RUN_CHECK = 30.0
+MAX_NOTICE = 1000
 BUSY = "the Termwise host is busy (too many connections at once); try again in a moment"
 # Environment a `create` request may pass from the client's terminal to the new shell.
 CLIENT_ENV_KEYS = ("TERM", "COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "TERM_PROGRAM")
@@ -99,6 +100,7 @@ class IpcServer:
         self._accept_thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._conns: set[transport.Stream] = set()
+        self.notice: str | None = None  # told to `termwise sessions` (a crashed predecessor)
         self._authenticated = 0
         self._pending: dict[int | None, int] = {}  # peer pid (None: unknown) -> handshakes
         self._ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -109,6 +111,7 @@ class IpcServer:
             "send": self._op_send,
             "type": self._op_type,
             "run": self._op_run,
+            "notice": self._op_notice,
             "kill": self._op_kill,
             "wait_block": self._op_wait_block,
         }
@@ -279,11 +282,14 @@ class IpcServer:
 
     def _op_sessions(self, request: dict[str, Any]) -> dict[str, Any]:
         active = self._active_id()
-        return {
+        reply: dict[str, Any] = {
             "ok": True,
             "active": active,
             "sessions": [session_info(s, active) for s in self.host.list()],
         }
+        if self.notice:
+            reply["notice"] = self.notice
+        return reply
 
     def _op_create(self, request: dict[str, Any]) -> dict[str, Any]:
         env = request.get("env") or {}
@@ -344,6 +350,15 @@ class IpcServer:
         if outcome.ran:
             self.host.set_active(session.id)
         return {"ok": True, "session": session.id, "ran": outcome.ran, "reason": outcome.reason}
+
+    def _op_notice(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Show one line from Termwise in the session's attached terminals (not typed)."""
+        session = self._session(request)
+        text = request.get("text")
+        if not isinstance(text, str) or len(text) > MAX_NOTICE:
+            raise RequestError(f"text must be a string of at most {MAX_NOTICE} characters")
+        session.show_notice(text)
+        return {"ok": True, "session": session.id}
 
     def _op_kill(self, request: dict[str, Any]) -> dict[str, Any]:
         session = self._session(request)

@@ -101,6 +101,7 @@ fi
 # sends, bound in every keymap (emacs, viins, vicmd), so the user's keymap does not matter:
 #   ESC [ 9271 ~  clear the line (in vi command mode: back to insert mode)
 #   ESC [ 9272 ~  report the line as OSC 633;TermwiseBuffer;<percent-encoded>[;changed]
+#   ESC [ 9274 ~  redraw the prompt and line (Termwise printed a notice above them)
 # "changed" means zsh may not run the line as it stands (`!` history expansion is on).
 __termwise_clear_line() {
   BUFFER=''
@@ -113,13 +114,18 @@ __termwise_report_line() {
   [[ -o banghist && $BUFFER == *'!'* ]] && flag=';changed'
   print -rn -- $'\e]633;TermwiseBuffer;'"$(__termwise_urlpath "$BUFFER")$flag"$'\a'
 }
+__termwise_redraw() {
+  zle -I  # Termwise printed a notice: draw the prompt again below it
+}
 zle -N __termwise_clear_line
 zle -N __termwise_report_line
+zle -N __termwise_redraw
 () {
   local keymap
   for keymap in emacs viins vicmd; do
     bindkey -M $keymap $'\e[9271~' __termwise_clear_line
     bindkey -M $keymap $'\e[9272~' __termwise_report_line
+    bindkey -M $keymap $'\e[9274~' __termwise_redraw
   done
 }
 print -rn -- $'\e]633;P;TermwiseLine=report\a'

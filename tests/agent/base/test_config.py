@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from termwise.agent.base.config import load_config, parse_config, render_config, write_config
@@ -60,7 +62,9 @@ def test_broken_yaml_is_kept_aside_with_line(tmp_path: Path):
     path = tmp_path / "config.yaml"
     original = "hotkey:\n  combo: [unclosed\nui:\n  theme: dark\n"
     path.write_text(original)
-    result = load_config(path)
+    assert load_config(path).kept_aside is None, "a read-only command never moves the file"
+    assert path.read_text() == original
+    result = load_config(path, repair=True)
     assert result.problems and "config.yaml:" in result.problems[0]
     assert "not valid YAML" in result.problems[0]
     assert result.kept_aside is not None and result.kept_aside.name.startswith("config.yaml.bad-")
@@ -76,7 +80,46 @@ def test_unknown_key_and_wrong_type_name_the_line(tmp_path: Path):
     joined = "\n".join(result.problems)
     assert f"{path}:3: unknown key `ui.colour`" in joined
     assert f"{path}:5: `session.max_blocks` should be int" in joined
-    assert result.kept_aside is not None and result.kept_aside.exists()
+    assert result.config.ui.theme == "dark", "valid settings stay in force"
+    assert result.config.session.max_blocks == 200
+    assert load_config(path, repair=True).kept_aside is None, "a readable file is never moved"
+
+
+def test_one_unknown_key_keeps_every_provider(tmp_path: Path):
+    """One unknown key once moved the whole file aside and silently dropped every provider."""
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "providers:\n  - name: corp\n    base_url: http://llm.corp/v1\n"
+        "tasks:\n  suggest:\n    provider: corp\nfuture_feature: true\n"
+    )
+    result = load_config(path, repair=True)
+    assert [p.name for p in result.config.providers] == ["corp"]
+    assert result.config.tasks.suggest.provider == "corp"
+    assert any("unknown key `future_feature`" in p for p in result.problems)
+    assert result.kept_aside is None and "future_feature" in path.read_text()
+
+
+def test_a_non_utf8_config_is_reported_and_kept_aside_by_the_host(tmp_path: Path):
+    """A non-UTF-8 file once made every command fail until repaired by hand."""
+    path = tmp_path / "config.yaml"
+    original = b"ui:\n  theme: \xff\xfe dark\n"
+    path.write_bytes(original)
+    result = load_config(path)
+    assert result.config == Config() and "not UTF-8" in result.problems[0]
+    assert path.read_bytes() == original
+    repaired = load_config(path, repair=True)
+    assert repaired.kept_aside is not None and repaired.kept_aside.read_bytes() == original
+    if os.name == "posix":
+        assert stat.S_IMODE(repaired.kept_aside.stat().st_mode) == 0o600
+    assert load_config(path).problems == []
+
+
+def test_writing_over_an_unreadable_file_keeps_it_aside_first(tmp_path: Path):
+    path = tmp_path / "config.yaml"
+    path.write_text("ui: [unclosed\n")
+    kept = write_config(Config(), path)
+    assert kept is not None and kept.read_text() == "ui: [unclosed\n"
+    assert load_config(path).problems == []
 
 
 def test_partial_section_keeps_its_own_defaults(tmp_path: Path):

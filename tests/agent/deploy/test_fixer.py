@@ -7,7 +7,7 @@ from typing import Any
 from termwise.agent.base.config_schema import Config
 from termwise.agent.deploy.fixer import StepFixer
 from termwise.agent.deploy.plan import Step
-from termwise.agent.deploy.runner import CommandResult, RunEvent
+from termwise.agent.deploy.runner import CommandFinished, CommandResult, CommandSent
 from termwise.agent.llm.factory import make_client
 
 from tests.support.llm_server import LlmServer
@@ -74,8 +74,8 @@ def test_long_history_is_compressed_into_a_state_snapshot(llm_server: LlmServer)
     llm_server.responder = respond
     fix = fixer(llm_server, budget_tokens=300)
     for i in range(30):
-        fix.observe(RunEvent("command", 1, f"echo step-{i} " + "x" * 40))
-        fix.observe(RunEvent("result", 1, "ok", 0))
+        fix.observe(CommandSent(1, f"echo step-{i} " + "x" * 40))
+        fix.observe(CommandFinished(1, "ok", 0))
     assert fix.snapshot is not None and fix.snapshot.goal == "Deploy webapp"
     assert len(fix.history) < 30
     assert fix(Step(2, "Build", commands=["npm run build"]), CommandResult("npm run build", "E", 1))

@@ -379,6 +379,11 @@ def test_pathological_inputs_finish_and_keep_their_text() -> None:
         "mysql words": "mysql -u x " * 20_000,
         "docker login words": "docker login x " * 15_000,
         "base64 blob": "QUJDRA" * 150_000,
+        "bundler names": "BUNDLE_A__COM=" * 20_000,
+        "curl words": "curl -x " * 20_000,
+        "vendor words": "cloudflare " * 20_000,
+        "typed names": "token string " * 20_000,
+        "secret manifests": "kind: Secret\ndata:\n" * 10_000,
     }
     for name, text in inputs.items():
         started = time.perf_counter()

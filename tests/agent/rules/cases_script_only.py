@@ -46,6 +46,7 @@ CASES = [
     T("javac Main", "", "javac Main.java"),
     T("python manage", "", "python manage.py"),
     T("go run main", "", "go run main.go"),
+    T("py manage runserver", "", "py manage.py runserver", shell="powershell"),
     T("ln shared/config current", "", "ln -s shared/config current"),
     T("sudo ln /opt/app/bin /usr/local/app", "", "sudo ln -s /opt/app/bin /usr/local/app"),
     T("mkdir build/out/logs", "", "mkdir -p build/out/logs"),

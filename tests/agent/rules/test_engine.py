@@ -94,7 +94,9 @@ def test_chaining_and_elevation_follow_the_shell() -> None:
     assert and_then("bash", "a", "b") == "a && b"
     assert and_then("powershell", "a", "b") == "a; b"
     assert and_then("fish", "a", "b") == "a && b"
-    assert elevate("bash", "apt update && apt upgrade") == "sudo sh -c 'apt update && apt upgrade'"
+    assert elevate("bash", "apt update && apt upgrade") == 'sudo sh -c "apt update && apt upgrade"'
+    assert elevate("bash", 'echo "a" >> b') == 'sudo sh -c "echo \\"a\\" >> b"'
+    assert elevate("bash", "echo $HOME > f") == "sudo sh -c 'echo $HOME > f'"
     assert "-Verb RunAs" in elevate("pwsh", "choco install git")
 
 

@@ -241,6 +241,20 @@ def test_very_long_commands_need_an_exact_entry(path: Path) -> None:
     assert store.decide(long_command, "bash", CONFIRM) == "allow"
 
 
+def test_a_file_from_a_newer_termwise_is_refused_never_overwritten(path: Path) -> None:
+    """`version: 999` was once overwritten with no copy; now it is left alone and nothing is allowed by it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = "version: 999\nentries:\n  - {pattern: 'git push *', shell: '*', choice: always}\n"
+    path.write_text(original)
+    store = ApprovalStore(path)
+    assert store.decide("git push origin main", "bash", CONFIRM) == "ask"
+    assert any("newer Termwise" in p for p in store.problems)
+    with pytest.raises(ApprovalError, match="newer Termwise"):
+        store.record("git push origin main", "bash", "always")
+    assert path.read_text() == original
+    assert [p.name for p in path.parent.glob("approvals.yaml.*")] in ([], ["approvals.yaml.lock"])
+
+
 @pytest.mark.parametrize(
     ("pattern", "allowed", "dangerous"),
     [

@@ -350,11 +350,16 @@ def test_a_serve_host_already_running_is_reported(qapp, paths: Paths, capsys) ->
 
 
 def test_config_problems_name_file_and_line(paths: Paths) -> None:
-    """A broken config is reported with file:line and the defaults take over."""
-    paths.config_file.write_text("hotkey:\n  combo: [1, 2]\n")
+    """A bad value is reported with file:line and skipped; an unreadable file is kept aside."""
+    paths.config_file.write_text("hotkey:\n  combo: [1, 2]\nui:\n  theme: dark\n")
+    config, problems = _config(paths)
+    assert config.hotkey.combo == Config().hotkey.combo and config.ui.theme == "dark"
+    assert any(f"{paths.config_file}:2" in p for p in problems)
+    assert not any("kept as" in p for p in problems)
+    paths.config_file.write_text("hotkey: [unclosed\n")
     config, problems = _config(paths)
     assert config == Config()
-    assert any(f"{paths.config_file}:2" in p for p in problems)
+    assert any(f"{paths.config_file}:" in p for p in problems)
     assert any("kept as" in p for p in problems)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 
 import pytest
 from termwise.tray.app.hotkey import (
@@ -249,3 +250,22 @@ def test_a_combination_another_program_holds_is_reported_taken(qtbot) -> None:
         other.close()
     assert bridge.register("ctrl+alt+F10")  # free again once the other program let go
     bridge.unregister()
+
+
+@pytest.mark.windows
+@pytest.mark.skipif(sys.platform != "win32", reason="RegisterHotKey")
+def test_windows_a_second_registration_of_the_same_combo_is_taken() -> None:
+    """RegisterHotKey holds a combination for one owner: the second is told it is taken,
+    and it is free again once the first let go (seen under Wine across two processes too)."""
+    from termwise.tray.app.hotkey.windows_backend import WindowsHotkeyBackend
+
+    first = WindowsHotkeyBackend("ctrl+alt+shift+F9")
+    first.start(lambda: None)
+    try:
+        with pytest.raises(HotkeyError, match="taken by another program"):
+            WindowsHotkeyBackend("ctrl+alt+shift+F9").start(lambda: None)
+    finally:
+        first.stop()
+    again = WindowsHotkeyBackend("ctrl+alt+shift+F9")
+    again.start(lambda: None)
+    again.stop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -331,3 +332,35 @@ def test_set_key_stores_the_github_token_the_deploy_reader_uses(termwise_home: P
 
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     assert found.stdout.strip() == "ghp_" + "a" * 36, found.stderr
+
+
+def test_a_reader_that_stops_early_ends_check_quietly() -> None:
+    """`termwise check --jsonl … | head -1` once ended in a BrokenPipeError traceback."""
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "termwise.tray.commands.cli", "check", "--jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    line = (json.dumps({"command": "ls -la", "shell": "bash"}) + "\n").encode()
+
+    def feed() -> None:
+        try:
+            for _ in range(50_000):
+                proc.stdin.write(line)  # type: ignore[union-attr]
+            proc.stdin.close()  # type: ignore[union-attr]
+        except (BrokenPipeError, ValueError):
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    first = json.loads(proc.stdout.readline())
+    assert first["verdict"] == "safe"
+    proc.stdout.close()  # the reader goes away, as `head -1` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err
+    writer.join(10)

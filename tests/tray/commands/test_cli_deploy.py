@@ -140,16 +140,17 @@ def test_plain_text_plan_for_a_github_repo(tmp_path: Path, llm_server: LlmServer
 def test_run_in_a_new_session_asks_and_completes(
     serve: ServeProcess, tmp_path: Path, llm_server: LlmServer
 ) -> None:
-    """--run plans, then runs in a new bash session of the host; answers come from stdin."""
+    """--run plans, then runs in a new bash session of the host; answers come from stdin. A denied
+    step makes the outcome say so and the exit code 1; a plain deny is not remembered."""
     llm_server.reply(PLAN)
     repo = project(tmp_path)
     (repo / "build-output").mkdir()
     # mkdir (confirm) once, echo > (confirm) once, rm -rf (dangerous) denied.
     result = termwise(
         "deploy", str(repo), "--json", "--run", "--yes-safe", "--shell", "bash",
-        env=model_env(llm_server), input="o\nonce\nd\n", timeout=90,
+        env=model_env(llm_server), input="y\nonce\nn\n", timeout=90,
     )  # fmt: skip
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
     events = lines(result.stdout)
     asked = [(e["command"], e["verdict"]) for e in events if e["event"] == "approval"]
     assert asked == [
@@ -160,7 +161,12 @@ def test_run_in_a_new_session_asks_and_completes(
     assert (repo / "out" / "marker.txt").read_text() == "deployed\n"
     assert (repo / "build-output").is_dir()
     finished = events[-1]
-    assert finished["event"] == "finished" and finished["outcome"] == "completed"
+    assert finished["event"] == "finished"
+    assert finished["outcome"] == "completed, 1 step denied"
+    dangerous = next(e for e in events if e["event"] == "approval" and e["verdict"] == "dangerous")
+    assert dangerous["default"] == "deny" and "always" not in dangerous["answers"]
+    assert "pattern" not in dangerous["answers"]
+    assert not (serve.home / "config" / "approvals.yaml").exists()
     log = Path(finished["log"]).read_text()
     assert "$ echo deployed > out/marker.txt" in log and "- denied: `rm -rf ./build-output`" in log
     session = finished["session"]

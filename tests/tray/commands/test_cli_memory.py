@@ -85,3 +85,16 @@ def test_damaged_file_is_reported_on_stderr(termwise_home: Path) -> None:
     shown = _mem("show")
     assert shown.returncode == 0 and "alpha" in shown.stdout
     assert f"memory damaged: {facts}:" in shown.stderr and "kept as" in shown.stderr
+
+
+def test_an_unreadable_memory_file_gets_a_sentence_not_a_traceback(termwise_home: Path) -> None:
+    """`mem add` over a memory file it cannot read once printed a traceback."""
+    from termwise.agent.base.paths import resolve_paths
+
+    facts = resolve_paths().memory_dir / "facts.md"
+    facts.mkdir(parents=True)  # a folder where the file should be: unreadable, even for root
+    added = _mem("add", "--key", "fact:x", "--type", "fact", "--content", "hello")
+    assert added.returncode == 1
+    assert "cannot read the memory file" in added.stderr and str(facts) in added.stderr
+    assert "Traceback" not in added.stderr
+    assert facts.is_dir(), "nothing was moved or overwritten"

@@ -11,12 +11,18 @@ from typing import Any
 import pytest
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import resolve_paths
-from termwise.agent.base.types import Verdict
 from termwise.agent.deploy.fixer import StepFixer, chain
 from termwise.agent.deploy.plan import Plan, Step, log_path_for, plan_markdown, save_plan
-from termwise.agent.deploy.runner import PlanRunner, RunEvent
+from termwise.agent.deploy.runner import (
+    CommandSent,
+    PlanRunner,
+    RunEvent,
+    RunFinished,
+    StepStarted,
+)
 from termwise.agent.llm.factory import make_client
 from termwise.agent.safety import classify
+from termwise.agent.safety.approval_flow import ApprovalRequest
 from termwise.agent.safety.approvals import ApprovalStore
 from termwise.tray.host.deploy_session import LocalSessionPort
 from termwise.tray.host.host import SessionHost
@@ -89,9 +95,10 @@ class Harness:
             on_event=chain(self.events.append, self.fixer.observe),
         )
 
-    def ask(self, command: str, verdict: Verdict) -> Any:
-        self.asked.append((command, verdict.level))
-        return "deny" if verdict.level == "dangerous" and self.deny_dangerous else "once"
+    def ask(self, request: ApprovalRequest) -> Any:
+        level = request.verdict.level
+        self.asked.append((request.command, level))
+        return "deny" if level == "dangerous" and self.deny_dangerous else "once"
 
     @property
     def log(self) -> str:
@@ -144,8 +151,8 @@ def test_second_step_fails_and_the_models_fix_completes_the_run(
     logged = [line[2:] for line in log.splitlines() if line.startswith("$ ")]
     assert logged == [b.command for b in h.session.blocks()], "the log lists exactly what ran"
     assert h.plan_file.read_text() == plan_markdown(plan)
-    kinds = [e.kind for e in h.events]
-    assert kinds.count("step") == 3 and kinds[-1] == "finished"
+    assert sum(isinstance(e, StepStarted) for e in h.events) == 3
+    assert isinstance(h.events[-1], RunFinished) and h.events[-1].summary.ok
 
 
 @wine_limit("no-posix-tools")
@@ -161,7 +168,8 @@ def test_a_repeating_failure_is_stopped_by_loop_detection(
     llm_server.responder = lambda body: '{"command": "ls missing-dir", "explanation": "again"}\n'
     h = Harness(host, tmp_path, llm_server, plan)
     outcome = h.runner.run()
-    assert outcome.startswith("stopped: loop detected") and "failed 3 times" in outcome
+    assert outcome.startswith("stopped at step 1: loop detected") and "failed 3 times" in outcome
+    assert not h.runner.summary.ok
     assert [s.status for s in h.runner.states] == ["failed", "pending"]
     assert len(llm_server.requests) == 2  # two repairs asked; the third failure ended it
     assert h.log.count("$ ls missing-dir") == 3 and "unreachable" not in h.log
@@ -172,7 +180,8 @@ def test_a_repeating_failure_is_stopped_by_loop_detection(
 def test_a_dangerous_step_waits_for_approval_and_is_skipped_when_denied(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
-    """`rm -rf ./build-output` is dangerous: the user is asked, denies, the folder stays, the run goes on."""
+    """`rm -rf ./build-output` is dangerous: the user is asked, denies, the folder stays, the run
+    goes on and its outcome says a step was denied (not a plain "completed")."""
     (tmp_path / "build-output").mkdir()
     (tmp_path / "build-output" / "keep.txt").write_text("precious")
     plan = Plan(target=str(tmp_path), name="danger", shell="bash")
@@ -181,10 +190,13 @@ def test_a_dangerous_step_waits_for_approval_and_is_skipped_when_denied(
         Step(2, "Carry on", commands=[f"echo carried-on {SECRET}"]),
     ]
     h = Harness(host, tmp_path, llm_server, plan)
-    assert h.runner.run() == "completed"
+    assert h.runner.run() == "completed, 1 step denied"
+    assert not h.runner.summary.ok and h.runner.summary.denied == 1
     assert h.asked == [("rm -rf ./build-output", "dangerous")]
     assert (tmp_path / "build-output" / "keep.txt").exists()
-    assert [s.status for s in h.runner.states] == ["skipped", "done"]
+    assert [s.status for s in h.runner.states] == ["denied", "done"]
+    # A plain Deny is for this time only: nothing was saved.
+    assert ApprovalStore(resolve_paths().approvals_file).entries() == []
     assert "denied" in h.runner.states[0].detail
     assert "$ rm -rf" not in h.log and "carried-on" in h.log
     assert SECRET not in h.log, "a secret a command printed stays out of the log file"
@@ -206,7 +218,7 @@ def test_pause_and_stop_from_another_thread(
     assert poll(lambda: "sleep" in child_commands(h.session.pid)), "sleep never started"
     h.runner.stop()
     worker.join(10)
-    assert not worker.is_alive() and done == ["stopped: stopped by the user"]
+    assert not worker.is_alive() and done == ["stopped at step 1: stopped by the user"]
     assert [s.status for s in h.runner.states][1] == "pending"
     block = h.session.last_block()
     assert block is not None and block.command == "sleep 30" and block.exit_code == 130
@@ -229,7 +241,7 @@ def test_a_failed_check_is_repaired_and_checked_again(
         "test -f ready.txt",
     ]
     assert h.runner.states[0].status == "done" and h.runner.states[0].attempts == 1
-    checks = [e.text for e in h.events if e.kind == "check"]
+    checks = [e.command for e in h.events if isinstance(e, CommandSent) and e.is_check]
     assert checks == ["test -f ready.txt", "test -f ready.txt"]
 
 
@@ -247,7 +259,7 @@ def test_skip_interrupts_the_running_command_and_the_run_goes_on(
     assert poll(lambda: "sleep" in child_commands(h.session.pid)), "sleep never started"
     h.runner.skip()
     worker.join(15)
-    assert done == ["completed"]
+    assert done == ["completed, 1 step skipped"]
     assert [s.status for s in h.runner.states] == ["skipped", "done"]
     assert [b.command for b in h.session.blocks()] == ["sleep 30", "echo next"]
     assert llm_server.requests == [], "a skipped command is not sent for repair"
@@ -263,7 +275,7 @@ def test_a_session_that_ends_stops_the_run_with_a_reason(
     h = Harness(host, tmp_path, llm_server, plan)
     h.asked.clear()
     outcome = h.runner.run()
-    assert outcome.startswith("stopped:") and "ended (exit code 3)" in outcome
+    assert outcome.startswith("stopped at step 1:") and "ended (exit code 3)" in outcome
     assert [s.status for s in h.runner.states] == ["failed", "pending"]
     assert llm_server.requests == [] and "ended (exit code 3)" in h.log
 
@@ -278,7 +290,8 @@ def test_a_command_waiting_for_input_times_out_and_is_interrupted(
     h = Harness(host, tmp_path, llm_server, plan)
     h.runner.step_timeout = 1.5
     outcome = h.runner.run()
-    assert outcome == "stopped: step 1 timed out"
+    assert outcome.startswith("stopped at step 1: `read -p")
+    assert "did not finish in 2 s" in outcome
     assert "did not finish in 2 s; Ctrl+C was pressed" in h.runner.states[0].detail
     assert poll(lambda: bool(h.session.blocks()))
     block = h.session.last_block()

@@ -179,7 +179,8 @@ def test_r_on_a_dangerous_suggestion_asks_first(words: Words) -> None:
     words.keys(target, "2")
     words.keys(target, "r")
     screen = words.tmux.wait_for(target, "Run it?")
-    assert "DANGEROUS" in screen and "rm-recursive-force" in screen
+    assert "dangerous" in screen.lower() and "rm-recursive-force" in screen
+    assert "Always allow" not in screen and "Deny (Enter)" in screen
     words.tmux.type(target, "n")
     words.tmux.wait_for(target, "termwise: not run")
     assert wait_until(lambda: words.commands(sid)[-1] == "?? list big files", 10)
@@ -264,7 +265,7 @@ def test_deploy_word_streams_the_plan_then_runs_it_in_this_session(words: Words)
     screen = words.tmux.wait_for(target, "Run it here step by step?")
     assert "Say it is deployed" in screen and "echo deployed-ok" in screen
     words.tmux.type(target, "r")
-    screen = words.tmux.wait_for(target, "Allow it?")
+    screen = words.tmux.wait_for(target, "Run it?")
     assert "rm -rf ./build" in screen
     words.tmux.type(target, "y")
     words.tmux.wait_for(target, "once the prompt is back")
@@ -288,7 +289,7 @@ def test_deploy_word_refused_runs_nothing(words: Words) -> None:
     words.tmux.type(target, f"deploy {project}")
     words.tmux.wait_for(target, "Run it here step by step?")
     words.tmux.type(target, "r")
-    words.tmux.wait_for(target, "Allow it?")
+    words.tmux.wait_for(target, "Run it?")
     words.tmux.type(target, "n")
     words.tmux.wait_for(target, "termwise: not run")
     assert wait_until(lambda: words.commands(sid)[-1] == f"deploy {project}", 10)
@@ -337,3 +338,38 @@ def test_a_terminal_without_raw_mode_gets_a_numbered_prompt(words: Words) -> Non
         words.tmux.screen(target)
     )
     assert DU not in words.commands(sid)
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_deploy_word_runs_the_plan_in_the_named_folder(words: Words, shell: str) -> None:
+    """`deploy ./proj` typed in the home folder: the model is told the commands run in proj, they
+    run there (not in home), and the session's terminal shows the run's outcome line."""
+    project = Path(os.environ["HOME"]) / "proj"
+    (project / "build").mkdir(parents=True)
+    (project / "README.md").write_text("# proj\n")
+    sid, target = words.session(shell)
+    words.tmux.type(target, "deploy ./proj")
+    words.tmux.wait_for(target, "Run it here step by step?")
+    words.tmux.type(target, "r")
+    words.tmux.wait_for(target, "Run it?")
+    words.tmux.type(target, "n")  # deny the dangerous `rm -rf ./build`: the run goes on
+    words.tmux.wait_for(target, "termwise: not run")
+    assert wait_until(lambda: words.commands(sid)[-1] == "deploy ./proj", 10)
+    # Refused up front: nothing ran. Now approve it this time.
+    words.tmux.type(target, "deploy ./proj")
+    words.tmux.wait_for(target, "Run it here step by step?")
+    words.tmux.type(target, "r")
+    words.tmux.wait_for(target, "Run it?")
+    words.tmux.type(target, "y")
+    screen = words.tmux.wait_for(target, "termwise deploy: completed", timeout=60)
+    assert "log:" in screen
+    words.tmux.type(target, "echo after-$((40 + 2))")  # the prompt still works after the notice
+    assert wait_until(lambda: words.commands(sid)[-1] == "echo after-$((40 + 2))", 20)
+    blocks = {b["command"]: b for b in words.serve.client.context(sid, 50)}
+    assert blocks["echo deployed-ok"]["cwd"] == str(project)
+    assert blocks["test -f README.md"]["exit_code"] == 0  # the check found proj's README
+    assert not (project / "build").exists()
+    plan_requests = [
+        r for r in words.model.requests if "plan how to get" in str(r["messages"][0]["content"])
+    ]
+    assert plan_requests and f"Every command runs in {project}" in _user_text(plan_requests[-1])
