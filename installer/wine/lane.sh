@@ -219,15 +219,15 @@ step_build() {
   w 600 "$BUILD_PY" -m pip install -q --disable-pip-version-check --no-warn-script-location \
     --no-index --find-links "$links" --no-deps --force-reinstall "$(winpath "$wheel")" ||
     { verdict build FAIL "wheel install"; return 1; }
-  rm -rf "$REPO/installer/build/pyinstaller" "$REPO/installer/dist/frozen"
+  rm -rf "$REPO/installer/build/pyinstaller" "$REPO/installer/dist/frozen" "$CACHE/dist"
   # build.py: freeze with PyInstaller, then the Linux makensis (build.py finds it through
   # drive Z: and hands it Linux paths). Its smoke test is skipped here: under Wine no
   # prompt marks arrive (a listed Wine limit); the installed app's smoke test below runs
   # and is reported as it is.
   (cd "$REPO" && TERMWISE_HOME='C:\lane-home-build' timed build w 2400 "$BUILD_PY" installer\\build.py \
-    --skip-smoke --out "$(winpath "$RUN/dist")") | tee "$RUN/build.log" | tail -25
+    --skip-smoke --out "$(winpath "$CACHE/dist")") | tee "$RUN/build.log" | tail -25
   local setup
-  setup=$(ls "$RUN"/dist/Termwise-Setup-*.exe 2>/dev/null | head -1)
+  setup=$(ls "$CACHE"/dist/Termwise-Setup-*.exe 2>/dev/null | head -1)
   if [ -z "$setup" ]; then
     verdict build FAIL "no installer (see $RUN/build.log)"
     return 1
@@ -245,7 +245,8 @@ installed_dir() {
 step_install() {
   say "install: silent install, the installed app, screenshot, uninstall"
   local setup dir exe rc=0
-  setup=$(ls "$RUN"/dist/Termwise-Setup-*.exe 2>/dev/null | head -1)
+  # The build step's installer (kept in the cache, so `lane.sh install` can run alone).
+  setup=$(ls "$CACHE"/dist/Termwise-Setup-*.exe 2>/dev/null | head -1)
   [ -n "$setup" ] || { verdict install FAIL "no installer built"; return 1; }
   dir=$(installed_dir)
   # A 64-bit NSIS installer exits 0 even when it did nothing: check the files.
@@ -268,9 +269,9 @@ step_install() {
   local drc=${PIPESTATUS[0]}
   # doctor exits 1 when something needs attention (no tray host here): it must run and
   # report, not crash.
-  if [ "$drc" -le 1 ] && grep -qE '^ +ok ' "$RUN/installed-doctor.txt"; then
+  if [ "$drc" -le 1 ] && grep -qE '^ +(OK|ok) ' "$RUN/installed-doctor.txt"; then
     local oks others
-    oks=$(grep -cE '^ +ok ' "$RUN/installed-doctor.txt")
+    oks=$(grep -cE '^ +(OK|ok) ' "$RUN/installed-doctor.txt")
     others=$(grep -E '^ +(WARN|FAIL) ' "$RUN/installed-doctor.txt" | tr -d '\r' |
       sed -E 's/^ +(WARN|FAIL) +([^:]*):.*/\1 \2/' | paste -sd, -)
     verdict installed-doctor ok "exit $drc: $oks ok; ${others:-nothing else}"
@@ -289,8 +290,10 @@ step_install() {
 
 screenshot_overlay() {
   local dir=$1 win shot=$RUN/windows-installed-overlay.png
-  TERMWISE_HOME='C:\lane-home-installed' timeout -k 5 120 wine "$(winpath "$dir")\\TermwiseTray.exe" \
-    </dev/null >"$RUN/tray.log" 2>&1 &
+  # Streams into a pipe, not a file: under Wine 8 the frozen Python cannot start on
+  # regular-file streams ("Failed to start embedded python interpreter").
+  (TERMWISE_HOME='C:\lane-home-installed' timeout -k 5 120 wine "$(winpath "$dir")\\TermwiseTray.exe" \
+    </dev/null 2>&1 | cat >"$RUN/tray.log") &
   local tray_pid=$!
   sleep 15
   # A second `termwise` asks the running tray to show its overlay.
@@ -305,6 +308,11 @@ screenshot_overlay() {
     import -window root "$shot" 2>/dev/null
     verdict screenshot ok "$shot"
   else
+    # What is on screen instead, for the log.
+    import -window root "$RUN/screen-without-overlay.png" 2>/dev/null
+    for id in $(xdotool search --onlyvisible --name '.' 2>/dev/null); do
+      echo "visible window: $(xdotool getwindowname "$id" 2>/dev/null)" >>"$RUN/tray.log"
+    done
     verdict screenshot FAIL "no overlay window appeared (see $RUN/tray.log)"
   fi
   timeout 60 wineserver -k
