@@ -233,6 +233,9 @@ def test_command_line_and_url_forms(text: str) -> None:
         "SENTRY_ENVIRONMENT=production",
         "token_type: Bearer\nexpires_in: 3600\npassword_min_length=12",
         "vault login -method=oidc",
+        "OPENAI_MODEL=gpt-4o-mini\ntwilio_phone=+15551234567",
+        "STRIPE_PRICE_ID=price_1NQxYz2eZvKYlo2C\nstripe_customer_id = cus_NffrFeUfNV2Hib",
+        "cloudflare_zone_id=023e105f4ecef8ad9ca31a8372d0c353",
     ],
 )
 def test_settings_next_to_secrets_survive(text: str) -> None:
