@@ -106,6 +106,11 @@ class TerminalConfig:
 class SessionConfig:
     ring_bytes: int = doc("Raw output kept per session, in bytes.", 4 * 1024 * 1024)
     max_blocks: int = doc("Command blocks kept per session.", 200)
+    budget_bytes: int = doc(
+        "Output kept by all sessions together (raw rings and command blocks), in bytes; "
+        "over it, ended sessions go first, then rings shrink and the oldest blocks go.",
+        64 * 1024 * 1024,
+    )
     rows: int = doc("Initial terminal rows.", 24)
     cols: int = doc("Initial terminal columns.", 80)
 

@@ -10,12 +10,10 @@ comments cannot hold a caller forever. A model that loops on one phrase is cut o
 from __future__ import annotations
 
 import contextlib
-import email.utils
 import json
 import logging
 import random
 import re
-import socket
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -32,6 +30,14 @@ from termwise.agent.llm.base import (
     Task,
     ToolCallDelta,
 )
+from termwise.agent.llm.limits import (
+    Deadline,
+    abort,
+    content_type,
+    not_an_answer,
+    parse_retry_after,
+    seconds_text,
+)
 from termwise.agent.llm.repetition import RepetitionGuard
 from termwise.agent.llm.routing import Route
 from termwise.agent.llm.schemas import AnswerSchema
@@ -44,36 +50,6 @@ ANSWER_DEADLINE = 60.0
 PEEK_BYTES = 65_536  # how much of a body that is not an event stream is read to name it
 # A 400/422 naming one of these is a refusal of the schema, not of the request.
 _SCHEMA_WORDS = re.compile(r"response_format|json_schema|schema|grammar|structured", re.I)
-
-
-class _Deadline:
-    """The end of one answer's time, and a watchdog that shuts a stream when it passes."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.end = time.monotonic() + seconds if seconds > 0 else None
-        self.passed = False
-        self._timer: threading.Timer | None = None
-
-    def left(self) -> float | None:
-        return None if self.end is None else max(0.0, self.end - time.monotonic())
-
-    def watch(self, stream: Any) -> None:
-        left = self.left()
-        if left is None:
-            return
-
-        def fire() -> None:
-            self.passed = True
-            _abort(stream)
-
-        self._timer = threading.Timer(left, fire)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
 
 
 class OpenAIClient:
@@ -128,16 +104,16 @@ class OpenAIClient:
         schema: AnswerSchema | None = None,
     ) -> Iterator[ChatDelta]:
         route = self.route(task)
-        deadline = _Deadline(self.answer_deadline)
+        deadline = Deadline(self.answer_deadline)
         kwargs = self._request(route, messages, tools, schema)
         stream = self._open(route, kwargs, cancel, deadline, stream=True)
         if stream is None:  # cancelled while connecting or waiting to retry
             return
-        remove = cancel.add_callback(lambda: _abort(stream)) if cancel else (lambda: None)
+        remove = cancel.add_callback(lambda: abort(stream)) if cancel else (lambda: None)
         deadline.watch(stream)
         got_text = False
         try:
-            kind = _content_type(stream.response)
+            kind = content_type(stream.response)
             if "text/event-stream" not in kind:
                 yield from self._not_a_stream(stream, route, kind)
                 return
@@ -181,13 +157,13 @@ class OpenAIClient:
 
     def complete(self, messages: Sequence[Message], *, task: Task) -> str:
         route = self.route(task)
-        deadline = _Deadline(self.answer_deadline)
+        deadline = Deadline(self.answer_deadline)
         kwargs = self._request(route, messages, None, None)
         result = self._open(route, kwargs, None, deadline, stream=False)
         if result is None:
             return ""
         if not hasattr(result, "choices"):  # the SDK hands back the body when it is not JSON
-            raise _not_an_answer(route, "", str(result)[:PEEK_BYTES])
+            raise not_an_answer(route, "", str(result)[:PEEK_BYTES])
         if not result.choices:
             return ""
         return result.choices[0].message.content or ""
@@ -261,7 +237,7 @@ class OpenAIClient:
         route: Route,
         kwargs: dict[str, Any],
         cancel: CancelToken | None,
-        deadline: _Deadline,
+        deadline: Deadline,
         *,
         stream: bool,
     ) -> Any:
@@ -325,10 +301,10 @@ class OpenAIClient:
         return True
 
     def _wait_before_retry(
-        self, route: Route, exc: openai.APIStatusError, attempt: int, deadline: _Deadline
+        self, route: Route, exc: openai.APIStatusError, attempt: int, deadline: Deadline
     ) -> float:
         """Seconds to wait before the next attempt; raises when the wait cannot fit."""
-        asked = _parse_retry_after(exc.response.headers.get("retry-after"))
+        asked = parse_retry_after(exc.response.headers.get("retry-after"))
         left = deadline.left()
         limit = self.max_retry_wait if left is None else min(self.max_retry_wait, left)
         if asked is not None and asked > limit:
@@ -343,7 +319,7 @@ class OpenAIClient:
                 else (f"failed with HTTP {exc.status_code}")
             )
             raise LlmError(
-                f"{_where(route)} {what} and asks to wait {_seconds(asked)} before trying "
+                f"{_where(route)} {what} and asks to wait {seconds_text(asked)} before trying "
                 f"again, beyond {why}; try again later",
                 reason=Failure.RATE_LIMITED if exc.status_code == 429 else Failure.SERVER,
                 status=exc.status_code,
@@ -354,7 +330,7 @@ class OpenAIClient:
         return wait
 
     def _backoff(self, attempt: int, retry_after: str | None) -> float:
-        wait = _parse_retry_after(retry_after)
+        wait = parse_retry_after(retry_after)
         if wait is None:
             wait = BASE_BACKOFF * (2**attempt) * (1 + random.random() * 0.25)
         return max(0.0, min(wait, self.max_retry_wait))
@@ -392,77 +368,7 @@ class OpenAIClient:
                 finish = choices[0].get("finish_reason")
                 yield ChatDelta(finish_reason=finish if isinstance(finish, str) else "stop")
                 return
-        raise _not_an_answer(route, kind, text, url)
-
-
-def _content_type(response: Any) -> str:
-    try:
-        return str(response.headers.get("content-type", "")).lower()
-    except Exception:  # a response object without headers: assume the normal case
-        return "text/event-stream"
-
-
-def _not_an_answer(route: Route, kind: str, text: str, url: str = "") -> LlmError:
-    """Name what came instead of a model answer, with the address it came from."""
-    where = url or f"{route.provider.base_url.rstrip('/')}/chat/completions"
-    head = text.lstrip()[:200].lower()
-    if "html" in kind or head.startswith(("<!doctype", "<html", "<head", "<body", "<")):
-        m = re.search(r"<title[^>]*>(.*?)</title>", text, re.I | re.S)
-        title = f' titled "{" ".join(m.group(1).split())[:80]}"' if m else ""
-        what = f"an HTML page{title}"
-        hint = "; is the base URL right? It usually ends in /v1"
-    elif text.strip():
-        what = f"{kind or 'an untyped body'} that is not a model answer: {_snippet(text)}"
-        hint = ""
-    else:
-        what = f"an empty {kind or 'untyped'} body"
-        hint = ""
-    return LlmError(
-        f"{where} answered HTTP 200 with {what}{hint}",
-        reason=Failure.NOT_AN_ANSWER,
-        retryable=False,
-    )
-
-
-def _snippet(text: str, n: int = 120) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= n else flat[: n - 1] + "…")
-
-
-def _seconds(value: float) -> str:
-    if value >= 120:
-        return f"{value / 60:.0f} min ({value:.0f} s)"
-    return f"{value:.0f} s"
-
-
-def _parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        pass
-    else:
-        return seconds if seconds == seconds and seconds >= 0 else None  # not NaN
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _abort(stream: Any) -> None:
-    """Close a stream from another thread: shutting the socket down wakes a blocked read."""
-    try:
-        net = stream.response.extensions.get("network_stream")
-        sock = net.get_extra_info("socket") if net is not None else None
-        if isinstance(sock, socket.socket):
-            sock.shutdown(socket.SHUT_RDWR)
-    except Exception as exc:  # already closed, or a transport without a socket
-        log.debug("abort: socket shutdown failed: %s", exc)
-    with contextlib.suppress(Exception):
-        stream.response.close()
+        raise not_an_answer(route, kind, text, url)
 
 
 def _to_delta(chunk: Any) -> ChatDelta | None:

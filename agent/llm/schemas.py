@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-MAX_COMMAND_CHARS = 400
-MAX_TEXT_CHARS = 300
+MAX_COMMAND_CHARS = 200
+MAX_TEXT_CHARS = 120
 
 
 @dataclass(frozen=True)

@@ -76,9 +76,14 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
     if had_key:
         found.add("private-key")
     text = redact_k8s_secrets(text, found, marker)
-    for kind, pattern, needs in compiled_rules():
-        if needs and not any(n in text for n in needs):
-            continue
+    # Which cheap needles occur, checked once; each rule then runs only if one of its own does.
+    rules, by_needle, always = compiled_rules()
+    to_run = set(always)
+    for needle, indexes in by_needle.items():
+        if needle in text:
+            to_run.update(indexes)
+    for i in sorted(to_run):
+        kind, pattern = rules[i]
         text = sub(kind, pattern, text)
     if "://" in text:
         text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
@@ -86,7 +91,9 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         text = _BEARER.sub(lambda m: _bearer(m, found), text)
     text = redact_cli_credentials(text, found, marker)
     text = redact_assignments(text, found, marker)
-    return RedactResult(_restore_data_uris(text, blobs), sorted(found))
+    text = _restore_data_uris(text, blobs)
+    # A later rule may swallow an earlier marker into a wider one: report what the text shows.
+    return RedactResult(text, sorted(k for k in found if marker(k) in text))
 
 
 def _hide_data_uris(text: str) -> tuple[str, list[str]]:

@@ -10,6 +10,7 @@ from termwise.agent.privacy.redact_names import (
     kind_for_name,
     looks_random,
     vendor_pattern,
+    wordy,
 )
 
 Marker = Callable[[str], str]
@@ -27,14 +28,15 @@ _TYPE = (
     r"(?=[ \t]+(?::{1,3}|[?.+|]{1,2})?=(?![=>])))?"
 )
 _SEP = (
-    r"(?P<sep>[ \t]*(?::{1,3}=|=>|[?+.]=|\?\?=|\|\|=|[:=])[ \t]*"
+    r"(?P<sep>[ \t]*(?::{1,3}=|=>|[?+.]=|\?\?=|\|\|=|[:=])[ \t]*(?:!{1,2}[\w/]+[ \t]+)?"
     r"|(?<=[\"'])[ \t]*,[ \t]*(?=[\"'`])|[ \t]+(?=[\"']?[^\s\"'=:]{4,}))"
 )
 _VAL = (
-    r"(?P<val>\$\{\{[^}\n]*\}\}|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|\$\{[^}\s]*\}"
+    r"(?P<val>\\\"(?:(?!\\\")[^\n]){0,400}\\\"|\$\{\{[^}\n]*\}\}|\"(?:[^\"\\\n]|\\.)*\""
+    r"|'[^'\n]*'|`[^`\n]*`|\$\{[^}\s]*\}"
     r"|[^\s\"'`]+)"
 )
-_ASSIGN = re.compile(rf"(?:{_KEYWORDS}){_TAIL}(?P<q1>[\"']?){_TYPE}{_SEP}{_VAL}", re.IGNORECASE)
+_ASSIGN = re.compile(rf"(?:{_KEYWORDS}){_TAIL}(?P<q1>\\?[\"']?){_TYPE}{_SEP}{_VAL}", re.IGNORECASE)
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 PLACEHOLDER = re.compile(
     r"^(?:[|>][-+]?|\$\w+|\$\{.*\}?|\$\(.*|<.*|\[.*|\{\{.*|%\w+%|\{\w*\}|\*+|x+|\.\.\.|…|null|"
@@ -68,7 +70,7 @@ _YAML_BLOCK = re.compile(
 _BLOCK_NAME = re.compile(r"pass|pwd|secret|token|key|credential", re.IGNORECASE)
 # Where an unquoted value ends: before `;`/`,`/`&` that start the next `name=`, a `\n` escape
 # inside a JSON string, or closing punctuation.
-_VALUE_END = re.compile(r"[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[;,)}\]>]+$")
+_VALUE_END = re.compile(r"[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[.;,)}\]>]+$")
 
 
 def name_before(text: str, end: int) -> str:
@@ -81,6 +83,8 @@ def name_before(text: str, end: int) -> str:
 
 def _split_value(raw: str) -> tuple[str, str, str]:
     """(quote, value, rest): the secret part of a raw value and what follows it on the line."""
+    if len(raw) >= 4 and raw.startswith('\\"') and raw.endswith('\\"'):
+        return '\\"', raw[2:-2], ""  # a JSON string inside a JSON string: \"password\": \"v\"
     if len(raw) >= 2 and raw[0] in "\"'`" and raw[-1] == raw[0]:
         return raw[0], raw[1:-1], ""
     cut = _VALUE_END.search(raw)
@@ -95,7 +99,15 @@ def _spaced_value_ok(name: str, value: str, kind: str) -> bool:
         return False
     if name.startswith("-") and not value.startswith("-"):
         return True  # `--db-password hunter2`
-    return kind == "high-entropy" or looks_random(value, 8)
+    if looks_random(value, 8) and re.search(r"\d", value):
+        return True  # prose has words after `key `; a generated value has digits among letters
+    # A named secret followed by a long mix of letters and digits (`set aws_secret_access_key X`).
+    return (
+        len(value) >= 12
+        and bool(re.search(r"\d", value))
+        and bool(re.search(r"[A-Za-z]", value))
+        and not wordy(value)
+    )
 
 
 def _replacer(found: set[str], marker: Marker, vendor: bool) -> Callable[[re.Match[str]], str]:
@@ -134,7 +146,7 @@ def _vendor_assign() -> re.Pattern[str]:
     global _VENDOR_ASSIGN
     if _VENDOR_ASSIGN is None:
         _VENDOR_ASSIGN = re.compile(
-            rf"(?:{vendor_pattern().pattern[4:]}){_TAIL}(?P<q1>[\"']?){_TYPE}{_SEP}{_VAL}",
+            rf"(?:{vendor_pattern().pattern[4:]}){_TAIL}(?P<q1>\\?[\"']?){_TYPE}{_SEP}{_VAL}",
             re.IGNORECASE,
         )
     return _VENDOR_ASSIGN

@@ -25,7 +25,7 @@ _STAND_IN = re.compile(
 _BARE_AUTH = re.compile(
     r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?"
     r"(?!(?:basic|bearer|token|api-?token|api-?key|digest|negotiate|apikey|sso-key|key|ntlm|"
-    r"hmac|aws4-hmac-sha256|signature)\b)(?P<s>[^\s\"',;]{8,})"
+    r"hmac|aws4-hmac-sha256|signature)\b)(?P<s>[^\s\"',;[]{8,})"
 )
 
 

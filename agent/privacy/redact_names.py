@@ -160,8 +160,8 @@ def kind_for_name(name: str, value: str) -> str | None:
         return None
     words = name_words(name)
     vendor = vendor_pattern().search(lower) is not None
-    if words and words[-1] in _DESCRIBES and not vendor:
-        return None
+    if words and words[-1] in _DESCRIBES and not (vendor and words[-1] in ("id", "ids")):
+        return None  # `token_count`, `SECRET_NAME`; a vendor's `ACCESS_ID` is its key, though
     if dummy(value) or _REFERENCE.fullmatch(value):
         return None
     if _STRONG.search(lower):
@@ -177,7 +177,7 @@ def kind_for_name(name: str, value: str) -> str | None:
             return "api-key"
         return "secret"
     if vendor:
-        return "api-key" if vendor_value(value) else None
+        return "api-key" if _credential_words(words) and vendor_value(value) else None
     # Weak names (key, salt, cookie, auth …) only with a value that looks generated;
     # ids and digests (cache keys, `sha256:…`, UUIDs) are not secrets.
     if _NOT_SECRET_VALUE.match(value) or _UUID.fullmatch(value):
@@ -186,6 +186,28 @@ def kind_for_name(name: str, value: str) -> str | None:
 
 
 _DIGEST = re.compile(r"(?:sha1|sha256|sha384|sha512|md5)[:-]")
+
+
+# After a vendor's name, the words that make the name a credential's (`DATADOG_APP`,
+# `SUMO_ACCESS_ID`, `MessageBirdClientID`); `OPENAI_MODEL`, `STRIPE_PRICE_ID` are settings.
+_CREDENTIAL_WORDS = frozenset(
+    "key keys secret token auth access pat sk app apikey appkey accesskey accessid clientid "
+    "clientsecret pass pw pwd credential credentials cred creds license sid signing".split()
+)
+_ID_OWNERS = frozenset("access client app api key secret account service".split())
+
+
+def _credential_words(words: list[str]) -> bool:
+    """A vendor-named variable is a credential when it is only the vendor's name or ends in a
+    credential word (`…_ID` only after access/client/app …)."""
+    vendor_words = {w for w in words if vendor_pattern().fullmatch(w)}
+    rest = [w for w in words if w not in vendor_words]
+    if not rest:
+        return True
+    last = rest[-1]
+    if last in ("id", "ids"):
+        return len(rest) >= 2 and rest[-2] in _ID_OWNERS
+    return last in _CREDENTIAL_WORDS
 
 
 def vendor_value(value: str) -> bool:

@@ -306,6 +306,49 @@ RULES: list[TokenRule] = [
         r"[^\n]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
         ("login", "sshpass"),
     ),
+    # CLIs that take a secret as an argument: `vault login TOKEN`, `redis-cli -a PASS`,
+    # `gh secret set NAME --body VALUE`.
+    TokenRule(
+        "token",
+        r"\bvault[ \t]+login[ \t]+(?:-[\w-]+(?:=\S*)?[ \t]+){0,6}(?P<s>[^\s\"'=-][^\s\"'=]{7,})(?=\s|$)",
+        ("vault",),
+    ),
+    TokenRule(
+        "password",
+        r"\bredis-cli\b[^\n]{0,300}?[ \t](?:-a|--pass|--askpass)[ \t]+(?P<s>[^\s\"'-]\S*)",
+        ("redis-cli",),
+    ),
+    TokenRule(
+        "secret",
+        r"\bgh[ \t]+secret[ \t]+set\b[^\n]{0,200}?[ \t](?:-b|--body)[ \t=]+"
+        r"(?P<s>\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'-]\S*)",
+        ("secret set",),
+    ),
+    # `echo SECRET | docker login --password-stdin` (and other tools reading a secret on stdin).
+    TokenRule(
+        "password",
+        r"\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?P<s>\"[^\"\n]{4,}\"|'[^'\n]{4,}'|[^\s$|][^\s|]{3,})"
+        r"[ \t]*\|[^\n]{0,200}?--password-stdin",
+        ("password-stdin",),
+    ),
+    # Archive and cipher passwords: `zip -P`, `unzip -P`, `7z -pSECRET`, `openssl … -k SECRET`.
+    TokenRule(
+        "password",
+        r"\b(?:zip|unzip|zipcloak)\b[^\n]{0,200}?[ \t](?:-P|--password)[ \t]+(?P<s>[^\s-]\S*)",
+        ("zip",),
+    ),
+    TokenRule("password", r"\b7za?\b[^\n]{0,200}?[ \t]-p(?P<s>[^\s-]\S*)", ("7z",)),
+    TokenRule(
+        "password",
+        r"\bopenssl\b[^\n]{0,300}?[ \t]-k[ \t]+(?P<s>[^\s-]\S*)",
+        ("openssl",),
+    ),
+    # A token as the whole user part of a URL: `https://<token>@host` (Sentry DSNs, git remotes).
+    TokenRule(
+        "url-token",
+        r"://(?P<s>(?=[^@\s/:]*\d)[A-Za-z0-9_.~%-]{20,})@[\w.-]+",
+        ("://",),
+    ),
     # GitHub Actions masks: the value after ::add-mask:: is by definition a secret.
     TokenRule("secret", r"::add-mask::(?P<s>[^\s\"']+)", ("::add-mask::",)),
     # PowerShell plain-text secure strings.
@@ -351,12 +394,40 @@ RULES: list[TokenRule] = [
 ]
 
 
-_compiled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] | None = None
+# (kind, compiled pattern) in order; for each needle the indexes of the rules that need it;
+# the indexes of rules that run always.
+Compiled = tuple[list[tuple[str, re.Pattern[str]]], dict[str, tuple[int, ...]], tuple[int, ...]]
+_compiled: Compiled | None = None
+_LEADING_LITERAL = re.compile(r"^\\b((?:[A-Za-z0-9_-]|\\\.)+)")
 
 
-def compiled_rules() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
-    """The rules compiled once, on first use (nothing compiles at import time)."""
+def fast_form(pattern: str) -> str:
+    """`\\bghp_…` → `ghp_(?<=\\bghp_)…`: same matches, but the regex engine can jump to the
+    literal prefix instead of trying the word boundary at every position (about 8x faster)."""
+    m = _LEADING_LITERAL.match(pattern)
+    if not m:
+        return pattern
+    prefix = m.group(1)
+    rest = pattern[m.end() :]
+    if rest[:1] in ("{", "?", "*", "+"):  # a quantifier binds to the last literal character
+        prefix, rest = prefix[:-1], prefix[-1] + rest
+        if prefix.endswith("\\"):
+            prefix, rest = prefix[:-1], "\\" + rest
+    if len(prefix.replace("\\", "")) < 2:
+        return pattern
+    return f"{prefix}(?<=\\b{prefix}){rest}"
+
+
+def compiled_rules() -> Compiled:
+    """The rules compiled once, on first use (nothing compiles at import time), indexed by the
+    needles that must occur for each to run."""
     global _compiled
     if _compiled is None:
-        _compiled = [(r.kind, re.compile(r.pattern, r.flags), r.needs) for r in RULES]
+        rules = [(r.kind, re.compile(fast_form(r.pattern), r.flags)) for r in RULES]
+        by_needle: dict[str, list[int]] = {}
+        for i, r in enumerate(RULES):
+            for n in r.needs:
+                by_needle.setdefault(n, []).append(i)
+        always = tuple(i for i, r in enumerate(RULES) if not r.needs)
+        _compiled = (rules, {n: tuple(v) for n, v in by_needle.items()}, always)
     return _compiled

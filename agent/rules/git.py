@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from termwise.agent.rules import fuzzy
+from termwise.agent.rules import data, fuzzy
 from termwise.agent.rules import shell as sh
 from termwise.agent.rules.engine import Case, rule
 
@@ -115,6 +115,8 @@ def push_rejected(c: Case) -> list[tuple[str, ...]]:
 def not_a_repo(c: Case) -> list[str]:
     if "not a git repository" not in c.lower:
         return []
+    if re.search(r"not a git repository: \S", c.output):
+        return []  # a submodule or worktree pointing at a git folder that is gone: not `git init`
     if c.is_app("git") and _sub(c) == "init":
         return []
     return ["git init"]
@@ -226,16 +228,19 @@ def local_changes(c: Case) -> list[tuple[str, str]]:
 
 @rule("git_merge_conflict", "Resolve the conflicted files, then continue.", priority=30)
 def merge_conflict(c: Case) -> list[tuple[str, str]]:
-    if not (c.is_app("git") and c.search(r"^CONFLICT \(")):
+    if not (c.is_app("git") and c.search(r"^CONFLICT \(|^error: could not (?:apply|revert) ")):
         return []
     files = re.findall(r"Merge conflict in (\S+)", c.output)
     out = [("git status", "List the conflicted files.")]
     if files:
         out.append(("git mergetool", "Resolve the conflicts with a merge tool."))
-    if _sub(c) == "rebase" or "rebase" in c.lower:
+    if _sub(c) in ("cherry-pick", "revert"):
+        out.append((f"git {_sub(c)} --abort", "Give up and go back to where you were."))
+        out.append((f"git {_sub(c)} --continue", "After resolving and `git add`: carry on."))
+    elif _sub(c) == "rebase" or "rebase" in c.lower:
         out.append(("git rebase --abort", "Give up the rebase and go back to where you were."))
     elif _sub(c) == "stash":
-        out.append(("git checkout -- .", "Drop the conflicting changes (the stash stays saved)."))
+        out.append(("git reset --merge", "Undo the conflicted apply; the stash entry stays saved."))
     else:
         out.append(("git merge --abort", "Give up the merge and go back to where you were."))
     return out
@@ -246,12 +251,16 @@ def unknown_option(c: Case) -> list[str]:
     if not c.is_app("git"):
         return []
     m = c.search(r"error: (?:unknown|did you mean) (?:switch|option) [`']([^'`]+)'")
+    m = m or c.search(r"(?:unrecognized argument|unknown option): --?([\w-]+)")
     if not m:
         return []
     wrong = m.group(1)
     long_opt = len(wrong) > 1
     typed = ("--" if long_opt else "-") + wrong
     known = re.findall(r"(--[a-z][\w-]*)" if long_opt else r"\s(-[a-zA-Z])\b", c.output)
+    known = [k for k in known if k != typed]  # the message repeats the wrong option itself
+    if long_opt and not known:  # no usage printed: git's common long options
+        known = ["--" + o for o in data.subcommands("git-long-options")]
     best = fuzzy.closest(typed, list(dict.fromkeys(known)), n=2)
     if not best and not long_opt:
         # `-force` parses as `-f -o -r …`: the user meant the long option.

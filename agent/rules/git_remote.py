@@ -160,7 +160,11 @@ def branch_checked_out(c: Case) -> list[str]:
     m = c.search(r"Cannot delete (?:the )?branch '([^']+)' (?:checked out|used by worktree)")
     if not m:
         return []
-    return [c.then("git checkout main", c.script), c.then("git checkout master", c.script)]
+    others = [b for b in ("main", "master") if b != m.group(1)]
+    return [
+        *(c.then(f"git checkout {b}", c.script) for b in others),
+        c.then("git switch -", c.script),  # back to the branch you were on before
+    ]
 
 
 @rule("git_rm_needs_flag", "git rm needs -r for folders, --cached or -f for changed files.", 6)
@@ -265,9 +269,11 @@ def merge_remote(c: Case) -> list[str]:
     if not m or not c.is_app("git"):
         return []
     hints = c.block_after(r"Did you mean (?:this|one of these)\?")
-    return [c.replace_arg(m.group(1), h) for h in hints[:2]] or [
-        c.replace_arg(m.group(1), f"origin/{m.group(1)}")
-    ]
+    if hints:
+        return [c.replace_arg(m.group(1), h) for h in hints[:2]]
+    if "/" in m.group(1):
+        return []  # already a remote branch name: a misspelling, not a missing prefix
+    return [c.replace_arg(m.group(1), f"origin/{m.group(1)}")]
 
 
 @rule("git_forgot_add", "The file is not tracked yet: add it first.", priority=6)

@@ -44,8 +44,12 @@ def listed(c: Case) -> list[str]:
         if not inline:
             return []
         names = [n for n in re.split(r"[\s,]+", inline.group(1)) if n]
+    elif "ambiguous" in m.group(0):
+        names = m.group(1).split()  # hg: the completions side by side
     else:
-        names = m.group(1).split()
+        # One candidate per line; a line may be a subcommand path (`self install`).
+        names = [re.split(r"\s{2,}|\s#", ln.strip())[0] for ln in m.group(1).splitlines()]
+        names = [n for n in names if n]
     if not names:
         return []
     wrong = _wrong_word(c, names)
@@ -55,6 +59,27 @@ def listed(c: Case) -> list[str]:
         # An abbreviation: the completions it starts, in the tool's order.
         names = [n for n in names if n.startswith(wrong)] or names
     return [c.replace_arg(wrong, n) for n in dict.fromkeys(names) if n != wrong][:3]
+
+
+@rule("listed_alternatives", "A name the tool lists as a possible alternative.", 7)
+def listed_alternatives(c: Case) -> list[str]:
+    """gem: `Could not find a valid gem 'rials' … Possible alternatives: rails, rials_admin`."""
+    m = c.search(r"[Pp]ossible alternatives?:[ \t]*([\w.@/+-]+(?:,[ \t]*[\w.@/+-]+)*)")
+    if not m:
+        return []
+    names = [n.strip() for n in m.group(1).split(",") if n.strip()]
+    wrong = _wrong_word(c, names)
+    return [c.replace_arg(wrong, n) for n in names[:3]] if wrong else []
+
+
+@rule("similar_subcommand", "The subcommand the tool says exists under a similar name.", 6)
+def similar_subcommand(c: Case) -> list[str]:
+    """clap-based CLIs (uv, ruff, cargo plugins …): `tip: a similar subcommand exists: 'x'`."""
+    tips = re.findall(r"a similar (?:sub)?command exists: '([^']+)'", c.output)
+    wrong = c.search(r"unrecognized subcommand '([^']+)'")
+    if not tips or not wrong or wrong.group(1) not in c.args:
+        return []
+    return [c.replace_arg(wrong.group(1), t) for t in tips[:2]]
 
 
 @rule("task_not_found", "The nearest of the tasks the tool says are available.", priority=7)

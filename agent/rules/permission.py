@@ -108,6 +108,22 @@ def pip_user(c: Case) -> list[str]:
     return [re.sub(r"\binstall\b", "install --user", strip_sudo(c.script), count=1)]
 
 
+@rule("perm_editor", "The file belongs to root: edit it with sudoedit.", priority=6)
+def editor_rights(c: Case) -> list[tuple[str, str]]:
+    """vim's E212, nano's "Error writing … Permission denied" on a system file."""
+    if not c.posix or not c.is_app("vim", "vi", "nvim", "nano", "emacs", "micro"):
+        return []
+    if not re.search(r"E212|E505|Error writing .*Permission denied|Permission denied", c.output):
+        return []
+    files = [a for a in c.args if not a.startswith(("-", "+"))]
+    if not files or c.script.startswith(("sudo ", "doas ")):
+        return []
+    return [
+        (f"sudoedit {' '.join(files)}", "Edit a copy as yourself; sudo writes it back as root."),
+        (c.sudo(), "Run the editor itself as root (your editor settings may not apply)."),
+    ]
+
+
 @rule("perm_sudo", "It needs administrator rights: run it with sudo.", priority=15)
 def with_sudo(c: Case) -> list[str]:
     if not c.posix or not needs_rights(c) or c.script.startswith(("sudo ", "doas ")):

@@ -181,12 +181,32 @@ def policy_scope(c: Case) -> list[str]:
     return [c.script + " -Scope CurrentUser"]
 
 
+def _winget_ids(output: str) -> list[str]:
+    """The Id column of the table winget prints (its header gives the column's position)."""
+    lines = output.splitlines()
+    for i, line in enumerate(lines):
+        m = re.search(r"(?<=\s)Id(?=\s)", line)
+        if m and line.lstrip().startswith("Name"):
+            start = m.start()
+            rows = [ln for ln in lines[i + 1 :] if ln.strip() and not set(ln.strip()) <= {"-"}]
+            return [r[start:].split()[0] for r in rows if len(r) > start and r[start:].strip()]
+    return []
+
+
 @rule("win_package_not_found", "No package by that name: search for the right one.", priority=8)
 def win_package(c: Case) -> list[tuple[str, str]]:
     words = [a for a in c.args if not a.startswith("-")]
     name = words[-1] if len(words) >= (1 if c.is_app("cinst") else 2) else ""
     if c.is_app("winget") and "no package found matching input criteria" in c.lower and name:
         return [(f"winget search {name}", "Find the package's exact id.")]
+    if c.is_app("winget") and "multiple packages found matching input criteria" in c.lower:
+        ids = _winget_ids(c.output)
+        verb = next((w for w in words if w in ("install", "upgrade", "uninstall", "show")), "")
+        if verb and ids:
+            return [
+                (f"winget {verb} --id {i} -e", f"The package with the exact id {i}.")
+                for i in ids[:3]
+            ]
     if c.is_app("scoop") and "couldn't find manifest for" in c.lower and name:
         return [
             (c.then("scoop bucket add extras", c.script), "Many apps live in the 'extras' bucket."),

@@ -77,6 +77,7 @@ class ObjectCutter:
         self._kinds = ""  # container characters of levels 1-3 ("{[{" for an element)
         self._elem: list[str] | None = None  # the open element's text pieces
         self._overflow = ""  # why the open object's text is no longer kept
+        self._last = ""  # the last non-blank character collected
         # The object began with `{"` or after other text on its line (NDJSON style), so a
         # line that starts a new object means this one was broken.
         self.oneline = False
@@ -121,9 +122,19 @@ class ObjectCutter:
         """Brace-match through one whole line (without its newline)."""
         return [*self.chunk(line), *self.end_line()]
 
+    def breaks_open_object(self, line_start: str) -> bool:
+        """Whether a line starting `{"` means the open NDJSON-style object was left broken.
+
+        Not when the object can take a value here, after `{`, `[`, `:` or `,` (a
+        pretty-printed `{"suggestions": [` has its elements on the next lines).
+        """
+        if self.depth == 0 or not self.oneline or not OBJECT_START.match(line_start.lstrip()):
+            return False
+        return self._last not in ("{", "[", ":", ",")
+
     def feed_line(self, line: str) -> list[Cut]:
         """`scan`, but a new NDJSON-style object on a new line ends a broken open one first."""
-        if self.depth > 0 and self.oneline and OBJECT_START.match(line.lstrip()):
+        if self.breaks_open_object(line):
             broken = self.broken()
             return [broken, *self.scan(line)]
         return self.scan(line)
@@ -160,6 +171,9 @@ class ObjectCutter:
             return
         if not self._overflow:
             part = piece[start:end]
+            tail = part.rstrip()
+            if tail:
+                self._last = tail[-1]
             self._size += len(part)
             if self._size > self.max_chars:
                 self._overflow = "too long"

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from termwise.agent.base.types import Suggestion
-from termwise.agent.suggest.json_stream import OBJECT_START, Broken, Element, ObjectCutter
+from termwise.agent.suggest.json_stream import Broken, Element, ObjectCutter
 from termwise.agent.suggest.plausible import implausible
 
 MAX_SUGGESTIONS = 5
@@ -81,6 +81,7 @@ class SuggestionParser:
         self._json_seen = False
         self._ignored = 0
         self._pending = ""  # an unlabelled fenced block, used when the answer has no JSON
+        self._dropped: set[str] = set()
 
     @property
     def full(self) -> bool:
@@ -161,7 +162,7 @@ class SuggestionParser:
             rest = head[1:].lstrip()
             if not rest:
                 return "", []  # `{` alone so far: the next character decides
-            if rest[0] == '"' and self._cut.oneline:
+            if self._cut.breaks_open_object(head):
                 # A new NDJSON line while the last one is still open: that one was broken.
                 return "json", [self._broken(self._cut.broken())]
         return "json", []
@@ -195,7 +196,7 @@ class SuggestionParser:
             if fence and not fence.group(2) and line.strip() == fence.group(1):
                 problem = self._broken(self._cut.broken())
                 return [problem, *self._whole_line(line)]
-            if self._cut.oneline and OBJECT_START.match(line.lstrip()):
+            if self._cut.breaks_open_object(line):
                 problem = self._broken(self._cut.broken())
                 return [problem, *self._scan(line)]
             return self._scan(line)
@@ -300,6 +301,9 @@ class SuggestionParser:
         if self.check_commands:
             reason = implausible(command, self.shell)
             if reason:
+                if command in self._dropped:
+                    return []  # said once is enough
+                self._dropped.add(command)
                 return [Dropped(command, reason)]
         if self.count >= self.max_suggestions:
             self._ignored += 1

@@ -30,7 +30,7 @@ _GREP_TOOLS = {"grep", "egrep", "zgrep", "rg", "ag", "ack"}
 _PS_GREP = {"select-string", "sls"}
 # Options of those tools that take the next word as their value.
 _GREP_VALUE_OPTS = {
-    "-A", "-B", "-C", "-m", "-d", "-D", "-f", "-g", "-t", "-T", "-j", "-M", "-E",
+    "-A", "-B", "-C", "-m", "-d", "-D", "-f", "-g", "-t", "-T", "-j", "-M",
     "--include", "--exclude", "--exclude-dir", "--glob", "--iglob", "--type", "--type-not",
     "--max-count", "--context", "--after-context", "--before-context", "--file",
     "--threads", "--max-columns", "--encoding", "--ignore-dir", "--path", "-Path",
@@ -39,6 +39,7 @@ _GREP_VALUE_OPTS = {
 _FIXED = {"-F", "--fixed-strings", "--literal", "-Q", "-SimpleMatch"}
 _PATTERN_OPTS = {"-e", "--regexp", "-Pattern"}
 _WRAPPERS = {"sudo", "doas", "env", "nice", "time", "command", "xargs"}
+_HEREDOC = re.compile(r"<<-?\s*['\"]?[A-Za-z_]")
 _GLOB_PATTERN = re.compile(r"\*+[\w.*?-]*")
 
 
@@ -75,6 +76,8 @@ def _unbalanced(text: str, shell: str) -> str | None:
 
 
 def _unbalanced_posix(text: str) -> str | None:
+    if _HEREDOC.search(text):  # the body below the first line is data, quoted or not
+        text = text.split("\n", 1)[0]
     i, n = 0, len(text)
     word_start = True
     while i < n:

@@ -12,6 +12,7 @@ from termwise.overlay.ports import RunCheck, RunOutcome, SessionView
 from termwise.tray.app.session_port import HostPort
 
 from tests.overlay.conftest import finished_block, no_model
+from tests.support.wine_limits import wine_limit
 
 SUGGEST = '{"command": "ls -la", "explanation": "list everything"}\n'
 
@@ -26,6 +27,7 @@ def _enter(qtbot: Any, controller: Any, text: str) -> None:
         qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
 
 
+@wine_limit("no-posix-tools")
 def test_the_answer_to_a_clarifying_question_goes_out_with_the_original_request(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -45,6 +47,7 @@ def test_the_answer_to_a_clarifying_question_goes_out_with_the_original_request(
     assert [r.command for r in controller.vm.rows] == ["ls -la"]
 
 
+@wine_limit("no-posix-tools")
 def test_after_a_failure_instant_suggestions_are_in_the_first_frame(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -66,6 +69,7 @@ def test_after_a_failure_instant_suggestions_are_in_the_first_frame(
     assert "git psuh" in _user_text(model_env.requests[0])
 
 
+@wine_limit("no-posix-tools")
 def test_after_a_success_the_input_waits_with_the_context_ready(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -85,6 +89,7 @@ def test_after_a_success_the_input_waits_with_the_context_ready(
     assert "echo all-good" in _user_text(model_env.requests[-1])
 
 
+@wine_limit("no-posix-tools")
 def test_the_asked_question_stays_visible_while_the_answer_streams(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -104,6 +109,7 @@ def test_the_asked_question_stays_visible_while_the_answer_streams(
     controller.cancel_and_hide()
 
 
+@wine_limit("no-posix-tools")
 def test_the_header_names_the_session_and_tab_switches_it(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:
@@ -179,6 +185,7 @@ class _InexactHost(HostPort):
         return [self._wrap(v) for v in super().sessions()]
 
 
+@wine_limit("no-posix-tools")
 def test_a_run_that_cannot_be_exact_is_refused_with_its_reason_and_enter_still_types(
     qtbot: Any, host: Any, paths: Any, approvals: Any, tmp_path: Path
 ) -> None:

@@ -13,6 +13,7 @@ from termwise.overlay.qt_bridge import emit
 
 from tests.overlay.conftest import finished_block, need_display, no_model, wait_for
 from tests.support.llm_server import Reply
+from tests.support.wine_limits import wine_limit
 
 MODEL_LINES = (
     '{"command": "ls -la", "explanation": "list what is really here"}\n'
@@ -48,6 +49,7 @@ def _select(controller: Any, command: str) -> int:
     return index
 
 
+@wine_limit("no-posix-tools")
 def test_overlay_renders_the_last_block_of_a_real_session(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:
@@ -66,6 +68,7 @@ def test_overlay_renders_the_last_block_of_a_real_session(
     assert "color:" in w.output.toHtml()  # the error line is drawn highlighted
 
 
+@wine_limit("no-posix-tools")
 def test_turn_events_appear_in_order_instant_first_then_streamed(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -91,6 +94,7 @@ def test_turn_events_appear_in_order_instant_first_then_streamed(
     assert not controller.window.status.spinner.isVisible()
 
 
+@wine_limit("no-posix-tools")
 def test_enter_types_the_command_without_running_it(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -112,6 +116,7 @@ def test_enter_types_the_command_without_running_it(
     assert "typed-by-overlay" in block.text()
 
 
+@wine_limit("no-posix-tools")
 def test_enter_and_ctrl_enter_replace_half_typed_input_through_the_port(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -166,6 +171,7 @@ def test_ctrl_c_copies_the_command_to_the_clipboard(
     assert command in controller.window.status.notice.text()
 
 
+@wine_limit("no-posix-tools")
 def test_dangerous_command_asks_and_once_runs_it(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -192,6 +198,7 @@ def test_dangerous_command_asks_and_once_runs_it(
     wait_for(lambda: not (tmp_path / "build-cache").exists())
 
 
+@wine_limit("no-posix-tools")
 def test_deny_in_the_dialog_and_a_stored_deny_pattern_block_the_command(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, approvals: Any, tmp_path: Path
 ) -> None:
@@ -226,6 +233,7 @@ def test_deny_in_the_dialog_and_a_stored_deny_pattern_block_the_command(
     assert session.wait_for_block(last, 0.5) is None  # nothing reached the shell
 
 
+@wine_limit("no-posix-tools")
 def test_esc_cancels_the_request_and_the_stream_closes(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -242,6 +250,7 @@ def test_esc_cancels_the_request_and_the_stream_closes(
     assert not controller.runner.busy
 
 
+@wine_limit("no-posix-tools")
 def test_without_a_model_the_overlay_says_so_and_f2_opens_settings(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:
@@ -279,6 +288,7 @@ def test_without_a_session_the_clipboard_is_the_context(qtbot: Any, make_control
     assert controller.vm.context.clipboard_text == "npm ERR! missing script: start"
 
 
+@wine_limit("no-posix-tools")
 def test_tab_switches_the_active_session(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:
@@ -311,6 +321,7 @@ def test_language_switch_to_chinese_changes_visible_texts(
     assert "模型" in controller.window.status.notice.text()
 
 
+@wine_limit("no-posix-tools")
 def test_always_is_remembered_and_closing_the_dialog_runs_nothing(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, paths: Any, tmp_path: Path
 ) -> None:

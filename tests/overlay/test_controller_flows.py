@@ -13,6 +13,7 @@ from termwise.agent.chat.memory_link import MemoryLink
 from termwise.memory.store import MemoryStore
 
 from tests.overlay.conftest import finished_block, no_model
+from tests.support.wine_limits import wine_limit
 
 SUGGEST = '{"command": "ls -la", "explanation": "list everything"}\n'
 
@@ -30,6 +31,7 @@ def _enter(qtbot: Any, controller: Any, text: str = "") -> None:
         qtbot.keyClick(controller.window.input, Qt.Key.Key_Return)
 
 
+@wine_limit("no-posix-tools")
 def test_a_clarifying_question_is_answered_in_the_input_box(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -51,6 +53,7 @@ def test_a_clarifying_question_is_answered_in_the_input_box(
     assert not status.question.isVisible()
 
 
+@wine_limit("no-posix-tools")
 def test_errors_show_inline_and_retry_sends_again(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -72,6 +75,7 @@ def test_errors_show_inline_and_retry_sends_again(
     assert model_env.requests[0]["messages"] == model_env.requests[1]["messages"]
 
 
+@wine_limit("no-posix-tools")
 def test_ctrl_e_streams_the_models_explanation(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -89,6 +93,7 @@ def test_ctrl_e_streams_the_models_explanation(
     assert model_env.requests[-1]["messages"][-1]["content"] == "ls -la"
 
 
+@wine_limit("no-posix-tools")
 def test_ctrl_e_without_a_model_shows_what_is_known(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:
@@ -103,6 +108,7 @@ def test_ctrl_e_without_a_model_shows_what_is_known(
     assert text and all(reason in text for reason in row.verdict.reasons)
 
 
+@wine_limit("no-posix-tools")
 def test_typed_text_goes_to_memory(
     qtbot: Any, host: Any, make_controller: Any, paths: Any, tmp_path: Path
 ) -> None:
@@ -120,6 +126,7 @@ def test_typed_text_goes_to_memory(
         link.close()
 
 
+@wine_limit("no-posix-tools")
 def test_log_lines_and_placement_under_the_mouse(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path, caplog: Any
 ) -> None:
@@ -139,6 +146,7 @@ def test_log_lines_and_placement_under_the_mouse(
     assert screen.contains(controller.window.geometry().topLeft())
 
 
+@wine_limit("no-posix-tools")
 def test_each_open_starts_fresh_and_enter_never_types_an_old_suggestion(
     qtbot: Any, host: Any, make_controller: Any, model_env: Any, tmp_path: Path
 ) -> None:
@@ -167,6 +175,7 @@ def test_each_open_starts_fresh_and_enter_never_types_an_old_suggestion(
     assert len(model_env.requests) == 2
 
 
+@wine_limit("no-posix-tools")
 def test_a_block_finishing_while_shown_updates_the_overlay(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:
@@ -181,6 +190,7 @@ def test_a_block_finishing_while_shown_updates_the_overlay(
     assert "live-update" in controller.window.output.toPlainText()
 
 
+@wine_limit("no-posix-tools")
 def test_a_huge_output_shows_its_last_lines(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:

@@ -17,6 +17,7 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
 
 from tests.support.llm_server import LlmServer
+from tests.support.wine_limits import wine_limit
 
 LEFT = Qt.MouseButton.LeftButton
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
@@ -68,6 +69,7 @@ def window(qtbot: QtBot, llm_server: LlmServer, host: SessionHost | None = None)
     return w
 
 
+@wine_limit("no-posix-tools")
 def test_steps_stream_into_the_plan_view(
     qtbot: QtBot, llm_server: LlmServer, tmp_path: Path
 ) -> None:
@@ -99,6 +101,7 @@ def test_no_model_says_so(qtbot: QtBot, llm_server: LlmServer, tmp_path: Path) -
     assert w.plan_button.isEnabled() and not w.run_button.isEnabled()
 
 
+@wine_limit("no-posix-tools")
 def test_a_run_shows_each_steps_status_and_asks_before_danger(
     qtbot: QtBot, llm_server: LlmServer, tmp_path: Path, host: SessionHost
 ) -> None:
@@ -142,6 +145,7 @@ def test_a_run_shows_each_steps_status_and_asks_before_danger(
     assert not w.paths.approvals_file.exists()  # Esc remembers nothing
 
 
+@wine_limit("no-posix-tools")
 def test_pause_resume_and_stop(
     qtbot: QtBot, llm_server: LlmServer, tmp_path: Path, host: SessionHost
 ) -> None:
@@ -169,6 +173,7 @@ def test_pause_resume_and_stop(
     assert w.plan_button.isEnabled()
 
 
+@wine_limit("no-posix-tools")
 def test_closing_the_window_stops_a_run(
     qtbot: QtBot, llm_server: LlmServer, tmp_path: Path, host: SessionHost
 ) -> None:

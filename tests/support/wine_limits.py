@@ -26,8 +26,10 @@ LIMITS: dict[str, str] = {
         "Wine ignores FILE_FLAG_FIRST_PIPE_INSTANCE, so a second server on the same pipe "
         "name is not refused"
     ),
-    "winpty-resize": "the WinPTY fallback under Wine does not pass a resize to the console",
-    "conpty": "Wine 8's ConPTY fails in pywinpty ('Invalid handle'); only WinPTY runs",
+    "qt-local-socket": (
+        "a QLocalSocket request written right before the client disconnects does not reach "
+        "the QLocalServer over Wine's named pipe within the test's wait"
+    ),
 }
 
 

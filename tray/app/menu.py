@@ -29,9 +29,10 @@ def short_cwd(cwd: str | None, home: str | None = None) -> str:
     """'~/src/app' for a folder in the home folder; long paths keep their tail."""
     if not cwd:
         return "?"
-    home = home if home is not None else os.path.expanduser("~")
-    if home and (cwd == home or cwd.startswith(home.rstrip("/\\") + os.sep)):
-        cwd = "~" + cwd[len(home.rstrip("/\\")) :]
+    home = (home if home is not None else os.path.expanduser("~")).rstrip("/\\")
+    # Either separator: on Windows a PowerShell cwd has "\\", a Git Bash one "/".
+    if home and cwd.startswith(home) and cwd[len(home) : len(home) + 1] in ("", "/", "\\"):
+        cwd = "~" + cwd[len(home) :]
     return cwd if len(cwd) <= MAX_CWD else "…" + cwd[-(MAX_CWD - 1) :]
 
 

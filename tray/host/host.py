@@ -9,8 +9,15 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Literal
 
+from termwise.tray.host import memory
 from termwise.tray.host.errors import SessionStartFailed, UnknownSession
-from termwise.tray.host.events import ActiveChanged, HostEvent, SessionStarted
+from termwise.tray.host.events import (
+    ActiveChanged,
+    BlockFinished,
+    HostEvent,
+    SessionEnded,
+    SessionStarted,
+)
 from termwise.tray.host.foreground import ClientWindow, Foreground, ForegroundProbe, platform_probe
 from termwise.tray.host.foreground.match import AttachedClient, most_recent, sessions_in
 from termwise.tray.host.pty import DEFAULT_TERMINATION, TerminationPolicy, spawn_pty
@@ -24,6 +31,8 @@ log = logging.getLogger(__name__)
 
 # Ended sessions stay readable (context, exit code) until this many have piled up.
 KEEP_ENDED = 20
+# Under the host-wide budget, a live session's raw ring never shrinks below this.
+MIN_RING_BYTES = 64 * 1024
 
 Subscriber = Callable[[HostEvent], None]
 
@@ -72,6 +81,8 @@ class SessionHost:
         self._focus: tuple[str, int] | None = None  # last session seen in the foreground
         self._own_pid = os.getpid()
         self._input_newest = True  # no foreground sighting since the last input was ordered
+        self._budget_lock = threading.Lock()
+        memory.limit_arenas()  # before any reader thread allocates
 
     def skip_ids_below(self, next_id: int) -> None:
         """Number new sessions from `next_id` on (ids a crashed host handed out stay unused)."""
@@ -262,7 +273,51 @@ class SessionHost:
 
         return unsubscribe
 
+    # memory -----------------------------------------------------------------------------
+    def _enforce_budget(self) -> None:
+        """Keep the output held by all sessions within `session.budget_bytes`: the oldest
+        ended sessions go first; then live rings shrink to a fair share and the largest
+        session's oldest blocks go (each keeps its last block)."""
+        budget = self.config.session.budget_bytes
+        if budget <= 0:
+            return
+        with self._budget_lock:
+            sessions = self.list()
+            sizes = {s.id: s.retained() for s in sessions}
+            total = sum(sizes.values())
+            for session in [s for s in sessions if not s.alive]:
+                if total <= budget:
+                    return
+                with self._lock:
+                    self._sessions.pop(session.id, None)
+                    self._input_seq.pop(session.id, None)
+                total -= sizes.pop(session.id)
+                log.info("session %s: forgotten to stay within the memory budget", session.id)
+            live = [s for s in sessions if s.id in sizes]
+            if total <= budget or not live:
+                return
+            # A quarter of each live session's share for its raw ring; the rest is for
+            # its screen text and blocks.
+            share = max(MIN_RING_BYTES, budget // (4 * len(live)))
+            for session in live:
+                session.limit(min(self.config.session.ring_bytes, share))
+                sizes[session.id] = session.retained()
+            total = sum(sizes.values())
+            while total > budget:
+                biggest = max(live, key=lambda s: sizes[s.id])
+                if not biggest.drop_oldest_block():
+                    break
+                total -= sizes[biggest.id]
+                sizes[biggest.id] = biggest.retained()
+                total += sizes[biggest.id]
+
     def _emit(self, event: HostEvent) -> None:
+        if isinstance(event, (SessionEnded, BlockFinished)):
+            self._enforce_budget()
+        if isinstance(event, SessionEnded):
+            with self._lock:
+                self._prune()
+            memory.give_back()
         for callback in self._subscribers:
             try:
                 callback(event)

@@ -35,6 +35,7 @@ REPLAY_MAX = 256 * 1024
 CLEAR_SCREEN = b"\x1b[H\x1b[2J"
 ENTER_ALT_SCREEN = b"\x1b[?1049h"
 EXIT_WAIT = 5.0
+ENDED_RING_BYTES = 64 * 1024
 FIRST_PROMPT_WAIT = 15.0  # how long a new shell's first prompt is awaited before typing
 
 DataCallback = Callable[[bytes], None]
@@ -165,6 +166,8 @@ class Session:
         with self._lock:
             # The command that ended the shell (`exit 3`, a crash) becomes its last block.
             last = self._parser.end_of_stream(code)
+            # Nothing will attach again: a small tail of raw output is enough.
+            self._parser.limit(ENDED_RING_BYTES)
             self._exit_code = code
             self._ended = True
             listeners = self._listeners
@@ -429,6 +432,18 @@ class Session:
         rows, cols = self._size
         with self._lock:
             return str(self._parser.screen_text(rows, cols))
+
+    # memory ------------------------------------------------------------------------------
+    def retained(self) -> int:
+        """Bytes of output this session holds (rings and blocks)."""
+        return self._parser.retained()
+
+    def limit(self, ring_bytes: int) -> None:
+        """Hold at most `ring_bytes` of raw output from now on."""
+        self._parser.limit(ring_bytes)
+
+    def drop_oldest_block(self) -> bool:
+        return self._parser.drop_oldest_block()
 
     def raw_tail(self, n: int) -> bytes:
         with self._lock:

@@ -9,7 +9,6 @@ or `close()` is called, and `connect(address)` → a connection with `recv`, `se
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import selectors
 import socket
@@ -53,6 +52,8 @@ def endpoint(runtime_dir: Path, platform: str = sys.platform, user: str | None =
     if platform == "win32":
         # Pipe names are global to the machine: make them per user and per runtime folder.
         folder = str(runtime_dir.resolve() if platform == sys.platform else runtime_dir)
+        import hashlib  # only here: it loads OpenSSL
+
         digest = hashlib.sha256(folder.lower().encode()).hexdigest()[:16]
         user = user if user is not None else os.environ.get("USERNAME", "user")
         return rf"\\.\pipe\termwise-{user}-{digest}"

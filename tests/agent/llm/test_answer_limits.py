@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from termwise.agent.base.config_schema import Config
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from termwise.agent.base.config_schema import Config, ProviderConfig
 from termwise.agent.llm.base import REPETITION, ChatDelta, Failure, LlmError
+from termwise.agent.llm.limits import parse_retry_after
 from termwise.agent.llm.openai_client import OpenAIClient
 from termwise.agent.llm.routing import resolve_routes
 from termwise.agent.llm.schemas import SUGGEST
@@ -134,3 +137,37 @@ def test_a_looping_model_is_cut_off(llm_server: LlmServer) -> None:
     assert err is None and deltas[-1].finish_reason == REPETITION
     assert len("".join(d.text for d in deltas)) < 2_000
     assert llm_server.wait_disconnect(5)
+
+
+@settings(max_examples=max(2_000, settings().max_examples or 0))
+@given(value=st.one_of(st.none(), st.text(max_size=60)))
+def test_any_retry_after_header_is_read_or_ignored(value: str | None) -> None:
+    """A Retry-After of any shape gives seconds ≥ 0 or None, never an exception."""
+    seconds = parse_retry_after(value)
+    assert seconds is None or seconds >= 0
+
+
+def test_openai_preset_gets_the_strict_schema_and_its_token_field(llm_server: LlmServer) -> None:
+    """OpenAI: strict json_schema (every key required) and max_completion_tokens."""
+    config = Config()
+    config.providers = [ProviderConfig(name="oa", preset="openai", base_url=llm_server.base_url)]
+    routes = resolve_routes(config, {"OPENAI_API_KEY": "x"})
+    llm_server.reply('{"suggestions": [], "question": ""}')
+    _collect(OpenAIClient(routes).stream_chat(MSG, task="suggest", schema=SUGGEST))
+    body = llm_server.requests[0]
+    assert body["max_completion_tokens"] == 1000 and "max_tokens" not in body
+    spec = body["response_format"]["json_schema"]
+    assert spec["strict"] is True
+    assert spec["schema"]["required"] == ["suggestions", "question"]
+    assert "maxItems" not in spec["schema"]["properties"]["suggestions"]
+
+
+def test_deepseek_preset_gets_no_schema(llm_server: LlmServer) -> None:
+    """DeepSeek offers JSON mode only, which cannot hold NDJSON: no response_format."""
+    config = Config()
+    config.providers = [ProviderConfig(name="ds", preset="deepseek", base_url=llm_server.base_url)]
+    routes = resolve_routes(config, {"DEEPSEEK_API_KEY": "x"})
+    llm_server.reply("x")
+    _collect(OpenAIClient(routes).stream_chat(MSG, task="suggest", schema=SUGGEST))
+    assert "response_format" not in llm_server.requests[0]
+    assert llm_server.requests[0]["max_tokens"] == 1000

@@ -196,3 +196,48 @@ def test_connection_string_keeps_the_fields_after_the_password() -> None:
     assert result.text == (
         "Server=db.internal;Database=shop;User Id=app;Password=[REDACTED:password];Encrypt=true"
     )
+
+
+R = "Zx8K2mQ9vL4pR7tW1yB3nC6dF5gH8jK0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"vault login {R}",
+        f"redis-cli -h cache -a {R} ping",
+        f"gh secret set DEPLOY_KEY --body {R}",
+        f"sentry_dsn = https://{R}@o123.ingest.sentry.io/456",
+        f"api_key: !!binary {R}",
+        f"aws configure set aws_secret_access_key {R}",
+        f"npm config set //registry.npmjs.org/:_authToken={R}",
+        f"https://x-access-token:{R}@github.com/acme/app.git",
+        f'$env:API_KEY = "{R}"',
+        '{"body": "{\\"password\\": \\"' + R + '\\"}"}',
+        f"echo {R} | docker login -u ann --password-stdin ghcr.io",
+        f"zip -P {R} backup.zip notes.txt",
+        f"7z a -p{R} backup.7z notes.txt",
+        f"openssl enc -aes-256-cbc -k {R} -in notes.txt",
+    ],
+)
+def test_command_line_and_url_forms(text: str) -> None:
+    """Secrets given as CLI arguments, YAML-tagged values and URL user parts are removed."""
+    assert R[:12] not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "STRIPE_API_VERSION=2024-06-20",
+        "MAILGUN_DOMAIN=mg.example.com",
+        "SENTRY_ENVIRONMENT=production",
+        "token_type: Bearer\nexpires_in: 3600\npassword_min_length=12",
+        "vault login -method=oidc",
+        "OPENAI_MODEL=gpt-4o-mini\ntwilio_phone=+15551234567",
+        "STRIPE_PRICE_ID=price_1NQxYz2eZvKYlo2C\nstripe_customer_id = cus_NffrFeUfNV2Hib",
+        "cloudflare_zone_id=023e105f4ecef8ad9ca31a8372d0c353",
+    ],
+)
+def test_settings_next_to_secrets_survive(text: str) -> None:
+    """Versions, domains and lengths stored under a vendor or secret-ish name stay readable."""
+    assert redact(text).text == text

@@ -71,15 +71,21 @@ TEXT = st.lists(
     ),
     max_size=40,
 ).map("".join)
-# Prose and commands without a secret in them: lowercase words, numbers and punctuation.
+# Prose without a secret value in it: everyday words (the secret-ish ones too), numbers and
+# sentence punctuation (no `name: value` or `name=value` pairs, which may hold a secret).
+WORDS = (
+    "the a to of and run git push pull build test deploy key token password secret auth login "
+    "api user name file path error failed passed expired rotate the new old value set get list "
+    "config env docker kubectl npm pip install update main branch origin commit version release "
+    "server client request response timeout retry cache log debug info warning"
+).split()
 ORDINARY = st.lists(
-    st.one_of(
-        st.from_regex(r"[a-z]{1,9}", fullmatch=True),
-        st.from_regex(r"[0-9]{1,4}", fullmatch=True),
-        st.sampled_from([" ", " ", "\n", ", ", ". ", "/", "-", "(", ")", "#"]),
+    st.tuples(
+        st.one_of(st.sampled_from(WORDS), st.from_regex(r"[0-9]{1,4}", fullmatch=True)),
+        st.sampled_from([" ", " ", "\n", ", ", ". ", " (", ") ", " - ", "? ", "! "]),
     ),
-    max_size=60,
-).map("".join)
+    max_size=40,
+).map(lambda pairs: "".join(word + sep for word, sep in pairs))
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -285,4 +285,25 @@ CASES = [
         "and run me again.\n",
         "git rebase --abort",
     ),
+    T("git log --onelin", "fatal: unrecognized argument: --onelin\n", "git log --oneline"),
+    T(
+        "git branch -D main",
+        "error: Cannot delete branch 'main' checked out at '/home/me/app'\n",
+        "git checkout master && git branch -D main",
+    ),
+    T(
+        "git stash pop",
+        "Auto-merging app.py\nCONFLICT (content): Merge conflict in app.py\n"
+        "The stash entry is kept in case you need it again.\n",
+        "git reset --merge",
+        first=False,
+    ),
+    T(
+        "git cherry-pick 9fceb02",
+        "error: could not apply 9fceb02... Fix login\n"
+        "hint: After resolving the conflicts, mark them with\n"
+        'hint: "git add/rm <pathspec>", then run\nhint: "git cherry-pick --continue".\n',
+        "git cherry-pick --abort",
+        first=False,
+    ),
 ]

@@ -135,4 +135,23 @@ CASES = [
         "start http://docs.python.org",
         shell="cmd",
     ),
+    # clap-based tools name a similar subcommand; hint lines may be subcommand paths.
+    T(
+        "uv pip instal requests",
+        "error: unrecognized subcommand 'instal'\n\n  tip: a similar subcommand exists: 'install'\n\n"
+        "Usage: uv pip [OPTIONS] <COMMAND>\n",
+        "uv pip install requests",
+    ),
+    T(
+        "poetry instal",
+        '\nThe command "instal" does not exist.\n\nDid you mean one of these?\n'
+        "    install\n    self install\n",
+        "poetry install",
+    ),
+    T(
+        "gem install rials",
+        "ERROR:  Could not find a valid gem 'rials' (>= 0) in any repository\n"
+        "ERROR:  Possible alternatives: rails, rials_admin\n",
+        "gem install rails",
+    ),
 ]

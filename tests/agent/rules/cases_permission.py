@@ -132,3 +132,14 @@ CASES += [
     ),
     T("ufw enable", "ERROR: You need to be root to run this script", "sudo ufw enable"),
 ]
+
+# Editors on a root-owned file.
+CASES += [
+    T("vim /etc/hosts", '"/etc/hosts" E212: Can\'t open file for writing\n', "sudoedit /etc/hosts"),
+    T(
+        "nano /etc/fstab",
+        "[ Error writing /etc/fstab: Permission denied ]\n",
+        "sudo nano /etc/fstab",
+        first=False,
+    ),
+]

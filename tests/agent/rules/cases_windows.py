@@ -220,3 +220,17 @@ CASES += [
         first=False,
     ),
 ]
+
+# winget cannot choose between several packages: install by the exact id.
+CASES += [
+    T(
+        "winget install python",
+        "Multiple packages found matching input criteria. Please refine the input.\n"
+        "Name              Id                    Source\n"
+        "------------------------------------------------\n"
+        "Python 3.12       Python.Python.3.12    winget\n"
+        "Python 3.11       Python.Python.3.11    winget\n",
+        "winget install --id Python.Python.3.12 -e",
+        shell="powershell",
+    ),
+]

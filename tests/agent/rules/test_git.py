@@ -29,3 +29,16 @@ def test_force_push_carries_a_caveat() -> None:
     lease = next(s for s in got if "--force-with-lease" in s.command)
     assert "lost" in lease.caveats
     assert got[0].caveats == ""
+
+
+def test_a_broken_submodule_pointer_is_not_a_missing_repository() -> None:
+    """`not a git repository: ../.git/modules/lib` names a gitdir that is gone: no `git init`."""
+    out = "fatal: not a git repository: ../.git/modules/lib\n"
+    assert all(s.command != "git init" for s in suggest_fixes("git submodule update", out, 128))
+
+
+def test_a_misspelt_remote_branch_gets_no_second_prefix() -> None:
+    """`origin/mian` is not fixed into `origin/origin/mian`."""
+    out = "merge: origin/mian - not something we can merge\n"
+    got = suggest_fixes("git merge origin/mian", out, 1)
+    assert all("origin/origin" not in s.command for s in got)

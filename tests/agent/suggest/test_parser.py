@@ -125,3 +125,26 @@ def test_fence_edge_cases() -> None:
     assert commands(parse_all(quoted)) == ["git init"]
     alone = "Run this:\n```\nnpm install\n```\n"
     assert commands(parse_all(alone)) == ["npm install"]
+
+
+def test_a_schema_answer_gives_each_suggestion_as_its_object_closes() -> None:
+    """`{"suggestions": [...]}` (a constrained answer) yields each element at its closing brace."""
+    text = (
+        '{"suggestions":[\n'
+        '  {"command": "du -ah . | sort -rh | head -5", "explanation": "sizes", "caveats": ""},\n'
+        '  {"command": "ls -lS | head -6", "explanation": "by size", "caveats": ""}\n'
+        '], "question": ""}\n'
+    )
+    parser = SuggestionParser()
+    ready_at = [pos for pos in range(len(text)) if commands(parser.feed(text[pos]))]
+    assert ready_at == [text.index("}"), text.index("}", text.index("}") + 1)]
+    items = parser.finish()
+    assert problems(items) == []
+
+
+def test_a_question_beside_suggestions_is_not_asked() -> None:
+    """A constrained answer with suggestions and a question shows the suggestions only."""
+    items = parse_all('{"suggestions": [{"command": "ls"}], "question": "Which folder?"}')
+    assert commands(items) == ["ls"] and not [i for i in items if isinstance(i, ParsedQuestion)]
+    alone = parse_all('{"suggestions": [], "question": "Which folder?"}')
+    assert alone == [ParsedQuestion("Which folder?")]

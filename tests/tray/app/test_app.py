@@ -28,6 +28,8 @@ from termwise.tray.ipc.client import HostClient
 from termwise.tray.ipc.server import IpcServer
 from termwise.tray.system import autostart
 
+from tests.support.wine_limits import wine_limit
+
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 
 
@@ -70,6 +72,7 @@ def _run(session, command: str, timeout: float = 20.0):
     return block
 
 
+@wine_limit("no-posix-tools")
 def test_failed_command_marks_the_icon_and_nudges(qtbot, tray: TrayApp) -> None:
     """A non-zero exit turns the icon to 'failed' with a nudge naming the command and hotkey; success clears it."""
     session = tray.host.create("bash")
@@ -86,6 +89,7 @@ def test_failed_command_marks_the_icon_and_nudges(qtbot, tray: TrayApp) -> None:
     assert tray.icon.state == "idle"
 
 
+@wine_limit("no-posix-tools")
 def test_nudge_can_be_turned_off(qtbot, tray: TrayApp, caplog) -> None:
     """With ui.failure_nudge off the icon still shows the failure but no notification is sent."""
     config = _config_no_hotkey(failure_nudge=False)
@@ -98,6 +102,7 @@ def test_nudge_can_be_turned_off(qtbot, tray: TrayApp, caplog) -> None:
     assert not [r for r in caplog.records if r.getMessage().startswith("notification:")]
 
 
+@wine_limit("no-posix-tools")
 def test_finished_blocks_reach_memory(qtbot, tray: TrayApp) -> None:
     """Each finished command is handed to the memory link as the session's recent command."""
     session = tray.host.create("bash")
@@ -108,6 +113,7 @@ def test_finished_blocks_reach_memory(qtbot, tray: TrayApp) -> None:
     )
 
 
+@wine_limit("no-posix-tools")
 def test_cli_reaches_the_trays_own_host(tray: TrayApp) -> None:
     """`termwise send/context` talk to the tray's in-process host over IPC."""
     client = HostClient(tray.paths)
@@ -115,6 +121,7 @@ def test_cli_reaches_the_trays_own_host(tray: TrayApp) -> None:
     assert [s.id for s in tray.host.list()] == [str(info["id"])]
 
 
+@wine_limit("no-posix-tools")
 def test_quit_asks_then_ends_every_shell(qtbot, tray: TrayApp) -> None:
     """Quit says how many shells run and that they end; OK ends them and the IPC server."""
     tray.host.create("bash")
@@ -130,6 +137,7 @@ def test_quit_asks_then_ends_every_shell(qtbot, tray: TrayApp) -> None:
         HostClient(tray.paths).ping()
 
 
+@wine_limit("no-posix-tools")
 def test_quit_cancelled_keeps_everything(qtbot, tray: TrayApp) -> None:
     """Cancel in the quit question leaves the shells and the host running."""
     session = tray.host.create("bash")
@@ -200,6 +208,7 @@ def test_hotkey_failure_opens_settings_at_the_hotkey(qtbot, tray: TrayApp, caplo
     )
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="another X client grabs the key")
 def test_a_hotkey_another_program_holds_is_notified_and_settings_opens_at_it(
     qtbot, tray: TrayApp, caplog
 ) -> None:
@@ -227,6 +236,7 @@ def test_a_hotkey_another_program_holds_is_notified_and_settings_opens_at_it(
         other.close()
 
 
+@wine_limit("no-posix-tools")
 def test_settings_apply_live(qtbot, tray: TrayApp, paths: Paths) -> None:
     """Applied settings take effect without a restart: start at login written, nudge text uses the new hotkey."""
     config = _config_no_hotkey(start_at_login=True)
@@ -243,6 +253,7 @@ def test_settings_apply_live(qtbot, tray: TrayApp, paths: Paths) -> None:
     assert not autostart.is_enabled()
 
 
+@wine_limit("no-posix-tools")
 def test_new_session_from_the_menu_opens_a_terminal_on_it(
     qtbot, tray: TrayApp, tmp_path: Path
 ) -> None:
@@ -290,6 +301,7 @@ def test_memory_and_deploy_windows_open_from_the_menu(qtbot, tray: TrayApp) -> N
         window.close()
 
 
+@wine_limit("qt-local-socket")
 def test_second_start_forwards_show_to_the_first(qtbot, paths: Paths) -> None:
     """A second tray start finds the first through the per-user local server and asks it to show."""
     name = server_name(paths.runtime_dir)
@@ -321,6 +333,7 @@ def test_stale_socket_from_a_crash_is_taken_over(paths: Paths) -> None:
         instance.close()
 
 
+@wine_limit("first-pipe-instance")  # the tray's own listen succeeds and it runs on
 def test_a_serve_host_already_running_is_reported(qapp, paths: Paths, capsys) -> None:
     """When `termwise serve` already owns the IPC address the tray says so and exits 1."""
     host = SessionHost(Config(), paths, termination=FAST_END, foreground=None)
@@ -362,6 +375,7 @@ def test_showing_the_overlay_many_times_keeps_python_alive(qtbot, tray: TrayApp)
     assert sys.getrefcount(None) >= before - 100  # was about -11 per press: -2200
 
 
+@wine_limit("no-posix-tools")
 def test_icon_shows_waiting_while_the_model_thinks(
     qtbot, qapp: QApplication, paths: Paths, llm_server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -441,6 +455,7 @@ def test_settings_from_the_overlay_open_on_top_with_the_overlay_hidden(
     assert not overlay.isVisible()
 
 
+@wine_limit("no-posix-tools")
 def test_ctrl_c_is_not_a_failure(qtbot, tray: TrayApp) -> None:
     """A command the user interrupted (exit 130) does not nudge; a real failure after it does."""
     session = tray.host.create("bash")

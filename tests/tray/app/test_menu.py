@@ -14,6 +14,8 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
 from termwise.tray.host.shells import available_shells
 
+from tests.support.wine_limits import wine_limit
+
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 
 
@@ -31,6 +33,7 @@ def _titles(menu) -> list[str]:
     return [a.text() for a in menu.actions() if not a.isSeparator()]
 
 
+@wine_limit("no-posix-tools")
 def test_sessions_show_shell_cwd_and_last_exit_code(qtbot, host: SessionHost, tmp_path) -> None:
     """A bash session whose last command failed is listed as 'id · bash · cwd · exit 2'."""
     session = host.create("bash", cwd=str(tmp_path))
@@ -46,6 +49,7 @@ def test_sessions_show_shell_cwd_and_last_exit_code(qtbot, host: SessionHost, tm
     assert chosen.args == [session.id]
 
 
+@wine_limit("no-posix-tools")
 def test_ended_session_is_marked_and_cannot_be_opened(qtbot, host: SessionHost) -> None:
     """A shell that exited stays listed as ended, greyed out."""
     session = host.create("bash")
@@ -63,6 +67,7 @@ def test_no_sessions_says_so(host: SessionHost) -> None:
     assert _titles(menu.sessions_menu) == ["No sessions yet"]
 
 
+@wine_limit("no-posix-tools")
 def test_new_session_lists_the_shells_found(qtbot, host: SessionHost) -> None:
     """New session ▸ offers exactly the shells on this machine; choosing one asks for it."""
     shells = available_shells()
@@ -104,6 +109,7 @@ def test_menu_items_and_their_requests(qtbot, host: SessionHost) -> None:
     assert paused.args == [True] and menu.pause_action.isChecked()
 
 
+@wine_limit("no-posix-tools")
 def test_opening_the_menu_refreshes_sessions(qtbot, host: SessionHost) -> None:
     """A session started after the menu was built shows up when the menu opens."""
     menu = TrayMenu(host.list, available_shells)
@@ -118,6 +124,9 @@ def test_opening_the_menu_refreshes_sessions(qtbot, host: SessionHost) -> None:
 def test_long_cwd_keeps_its_tail() -> None:
     """Paths under home start with ~; very long ones keep their last part."""
     assert short_cwd("/home/me/src/app", home="/home/me") == "~/src/app"
+    assert short_cwd(r"C:\Users\me\src", home="C:\\Users\\me") == r"~\src"
+    assert short_cwd("/home/meg/src", home="/home/me") == "/home/meg/src"
+    assert short_cwd("/home/me", home="/home/me/") == "~"
     long = "/srv/" + "x" * 80 + "/project"
     shown = short_cwd(long, home="/home/me")
     assert shown.startswith("…") and shown.endswith("/project") and len(shown) == 40

@@ -14,6 +14,8 @@ from termwise.tray.app.qt_bridge import HostBridge
 from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
 
+from tests.support.wine_limits import wine_limit
+
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 
 
@@ -27,6 +29,7 @@ def host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SessionHos
         h.shutdown()
 
 
+@wine_limit("no-posix-tools")
 def test_host_events_arrive_on_the_gui_thread(qtbot: Any, host: SessionHost) -> None:
     """A real shell's finished block and its end arrive as signals on the GUI thread."""
     bridge = HostBridge(host)

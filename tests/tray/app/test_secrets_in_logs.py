@@ -21,6 +21,8 @@ from termwise.tray.host.pty import TerminationPolicy
 from termwise.tray.ipc.server import IpcServer
 from termwise.tray.system.logs import LOG_FILE, setup_logging
 
+from tests.support.wine_limits import wine_limit
+
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
 GITHUB = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
 MYSQL = "S3cretPassw0rdXY"
@@ -60,6 +62,7 @@ def tray(qapp: QApplication, paths: Paths) -> Iterator[TrayApp]:
                 handler.close()
 
 
+@wine_limit("no-posix-tools")
 def test_failed_commands_with_secrets_are_redacted_in_log_and_notification(
     qtbot, tray: TrayApp, paths: Paths
 ) -> None:

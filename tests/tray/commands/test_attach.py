@@ -12,6 +12,7 @@ import pytest
 from termwise.tray.commands.attach import ChordFilter, exit_status
 from termwise.tray.host.pty import PtyProcess, spawn_pty
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import ServeProcess, serve_fixture, wait_until
 
 HEAVY = ("PySide6", "openai", "yaml")
@@ -105,6 +106,7 @@ def session_row(serve: ServeProcess, sid: str) -> dict:
     return next(s for s in serve.client.sessions() if s["id"] == sid)
 
 
+@wine_limit("no-posix-tools")
 def test_attach_relays_resizes_detaches_and_exits_with_the_shell(serve: ServeProcess) -> None:
     """A terminal attached to a session redraws it, types into it, resizes it, detaches, and ends with it."""
     sid = serve.client.create("bash")["id"]
@@ -139,6 +141,7 @@ def test_attach_relays_resizes_detaches_and_exits_with_the_shell(serve: ServePro
     assert wait_until(lambda: not session_row(serve, sid)["alive"])
 
 
+@wine_limit("no-posix-tools")
 def test_attach_to_unknown_session_explains(serve: ServeProcess) -> None:
     """Attaching to a session that does not exist names the running ones."""
     sid = serve.client.create("bash")["id"]
@@ -147,6 +150,7 @@ def test_attach_to_unknown_session_explains(serve: ServeProcess) -> None:
     assert f"no session '77'; running: {sid}" in result.stderr
 
 
+@wine_limit("no-posix-tools")
 def test_sigterm_detaches_and_leaves_the_session(serve: ServeProcess) -> None:
     """A terminated attach client only detaches: the shell keeps running, clients drop to zero."""
     import signal

@@ -16,6 +16,7 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import PtyProcess, spawn_pty
 from termwise.tray.ipc.server import IpcServer
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import TERMWISE, ServeProcess, serve_fixture, wait_until
 
 SIZE = 2_000_000
@@ -52,6 +53,7 @@ class Terminal:
 
 
 @pytest.mark.parametrize("run", range(5))
+@wine_limit("no-posix-tools")
 def test_keys_typed_while_the_shell_exits_lose_no_output(
     serve: ServeProcess, tmp_path: Path, run: int
 ) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import TERMWISE, ServeProcess, serve_fixture
 
 
@@ -22,6 +23,7 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
     yield from serve_fixture(termwise_home)
 
 
+@wine_limit("no-posix-tools")
 def test_attach_types_a_file_given_as_stdin(serve: ServeProcess, tmp_path: Path) -> None:
     """A file on stdin is typed into the session (no crash on an unpollable stdin); the client exits with the shell."""
     sid = serve.client.create("bash")["id"]

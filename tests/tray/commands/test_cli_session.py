@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.tools import params
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import (
     ServeProcess,
     commands,
@@ -62,6 +63,7 @@ def test_context_json_reports_each_command(serve: ServeProcess, shell: str, tmp_
     assert [b["started"] for b in blocks] == sorted(b["started"] for b in blocks)
 
 
+@wine_limit("no-posix-tools")
 def test_context_defaults_to_termwise_session_then_active(serve: ServeProcess) -> None:
     """Without --session, $TERMWISE_SESSION wins, then the active session."""
     first = serve.client.create("bash")["id"]
@@ -79,6 +81,7 @@ def test_context_defaults_to_termwise_session_then_active(serve: ServeProcess) -
     assert "$ echo in-first" in text and "in-first" in text and "[exit 0 ·" in text
 
 
+@wine_limit("no-posix-tools")
 def test_send_enter_appears_as_the_next_block(serve: ServeProcess) -> None:
     """`termwise send --enter 'echo sent'` becomes the session's next block."""
     sid = serve.client.create("bash")["id"]
@@ -90,6 +93,7 @@ def test_send_enter_appears_as_the_next_block(serve: ServeProcess) -> None:
     assert block["output"] == "sent" and block["exit_code"] == 0
 
 
+@wine_limit("no-posix-tools")
 def test_sessions_lists_running_sessions(serve: ServeProcess) -> None:
     """`termwise sessions` shows each session; `--json` gives machine-readable rows."""
     sid = serve.client.create("bash")["id"]
@@ -101,6 +105,7 @@ def test_sessions_lists_running_sessions(serve: ServeProcess) -> None:
     assert [(r["id"], r["shell"], r["alive"]) for r in rows] == [(sid, "bash", True)]
 
 
+@wine_limit("no-posix-tools")
 def test_unknown_session_lists_running_ones(serve: ServeProcess) -> None:
     """An unknown session id says so and names the running sessions."""
     sid = serve.client.create("bash")["id"]
@@ -130,6 +135,7 @@ def test_commands_without_a_host_say_how_to_start_one() -> None:
         assert "Traceback" not in result.stderr
 
 
+@wine_limit("no-posix-tools")
 def test_serve_logs_its_address_and_ends_sessions_on_sigterm(serve: ServeProcess) -> None:
     """`serve` says where it listens; SIGTERM ends its shells and removes the socket."""
     # It answers pings a moment before the line is out.
@@ -142,6 +148,7 @@ def test_serve_logs_its_address_and_ends_sessions_on_sigterm(serve: ServeProcess
     assert not Path(address).exists()
 
 
+@wine_limit("no-posix-tools")
 def test_serve_exits_cleanly_on_sigint(serve: ServeProcess) -> None:
     """Ctrl+C (SIGINT) stops the host with exit code 0 too."""
     pid = serve.client.create("zsh" if "zsh" in SHELLS else "bash")["pid"]
@@ -149,6 +156,7 @@ def test_serve_exits_cleanly_on_sigint(serve: ServeProcess) -> None:
     assert wait_until(lambda: not pid_alive(pid))
 
 
+@wine_limit("first-pipe-instance")
 def test_second_serve_is_refused(serve: ServeProcess) -> None:
     """A second host for the same user says one is already running."""
     second = termwise("serve", timeout=30)
@@ -157,6 +165,7 @@ def test_second_serve_is_refused(serve: ServeProcess) -> None:
     assert serve.client.ping() == serve.proc.pid
 
 
+@wine_limit("no-posix-tools")
 def test_context_as_sent(serve: ServeProcess) -> None:
     """`--as-sent` prints the prompt text the model would get, built from the blocks."""
     sid = serve.client.create("bash")["id"]
@@ -166,6 +175,7 @@ def test_context_as_sent(serve: ServeProcess) -> None:
     assert "ls /nonexistent-for-as-sent" in result.stdout
 
 
+@wine_limit("no-posix-tools")
 def test_dead_session_is_reported_not_hidden(serve: ServeProcess) -> None:
     """After its shell exits, a session is listed as exited; send and attach say it has ended."""
     sid = serve.client.create("bash")["id"]
@@ -223,6 +233,7 @@ def test_send_replaces_pending_text(serve: ServeProcess, shell: str) -> None:
     assert [b["output"] for b in blocks[-2:]] == ["typed-42", "ran-exactly"]
 
 
+@wine_limit("no-posix-tools")
 def test_send_enter_refuses_what_it_cannot_run_exactly(serve: ServeProcess) -> None:
     """A multi-line command or one bash would rewrite (`!!`) is not run: exit 1 with the reason."""
     sid = serve.client.create("bash")["id"]

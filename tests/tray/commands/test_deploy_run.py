@@ -29,6 +29,7 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.pty import TerminationPolicy
 
 from tests.support.llm_server import LlmServer
+from tests.support.wine_limits import wine_limit
 
 SECRET = "AKIA" + "QWERTYUIOPASDFGH"
 FAST_END = TerminationPolicy(hangup_grace=1.0, term_grace=0.5, kill_grace=1.0)
@@ -104,6 +105,7 @@ class Harness:
         return log_path_for(self.plan_file).read_text()
 
 
+@wine_limit("no-posix-tools")
 def test_second_step_fails_and_the_models_fix_completes_the_run(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -153,6 +155,7 @@ def test_second_step_fails_and_the_models_fix_completes_the_run(
     assert isinstance(h.events[-1], RunFinished) and h.events[-1].summary.ok
 
 
+@wine_limit("no-posix-tools")
 def test_a_repeating_failure_is_stopped_by_loop_detection(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -173,6 +176,7 @@ def test_a_repeating_failure_is_stopped_by_loop_detection(
     assert "loop detected" in h.log
 
 
+@wine_limit("no-posix-tools")
 def test_a_dangerous_step_waits_for_approval_and_is_skipped_when_denied(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -200,6 +204,7 @@ def test_a_dangerous_step_waits_for_approval_and_is_skipped_when_denied(
     assert llm_server.requests == []
 
 
+@wine_limit("no-posix-tools")
 def test_pause_and_stop_from_another_thread(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -219,6 +224,7 @@ def test_pause_and_stop_from_another_thread(
     assert block is not None and block.command == "sleep 30" and block.exit_code == 130
 
 
+@wine_limit("no-posix-tools")
 def test_a_failed_check_is_repaired_and_checked_again(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -239,6 +245,7 @@ def test_a_failed_check_is_repaired_and_checked_again(
     assert checks == ["test -f ready.txt", "test -f ready.txt"]
 
 
+@wine_limit("no-posix-tools")
 def test_skip_interrupts_the_running_command_and_the_run_goes_on(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -258,6 +265,7 @@ def test_skip_interrupts_the_running_command_and_the_run_goes_on(
     assert llm_server.requests == [], "a skipped command is not sent for repair"
 
 
+@wine_limit("no-posix-tools")
 def test_a_session_that_ends_stops_the_run_with_a_reason(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:
@@ -272,6 +280,7 @@ def test_a_session_that_ends_stops_the_run_with_a_reason(
     assert llm_server.requests == [] and "ended (exit code 3)" in h.log
 
 
+@wine_limit("no-posix-tools")
 def test_a_command_waiting_for_input_times_out_and_is_interrupted(
     host: SessionHost, tmp_path: Path, llm_server: LlmServer
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import select
@@ -297,7 +298,8 @@ def test_plain_prompt_run_of_a_dangerous_command_asks_and_no_stops_it(
     """`r1` on a dangerous suggestion asks first; answering no runs nothing."""
     victim = tmp_path / "big"
     victim.mkdir()
-    model.reply(text=f'{{"command": "rm -rf {victim}"}}\n')
+    # json.dumps: a Windows path's backslashes must be escaped inside JSON.
+    model.reply(text=json.dumps({"command": f"rm -rf {victim}"}) + "\n")
     model.reply(text='{"risk": "high", "explanation": "deletes the folder"}')
     console, out = _console(["r1", "n"])
     code = run_picker(

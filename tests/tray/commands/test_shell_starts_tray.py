@@ -15,6 +15,7 @@ from termwise.tray.host.pty import spawn_pty
 from termwise.tray.ipc.client import HostClient
 from termwise.tray.ipc.launch import host_argv
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import wait_until
 
 CLI = [sys.executable, "-m", "termwise.tray.commands.cli"]
@@ -38,6 +39,7 @@ def test_what_starts_when_no_host_answers(env: dict[str, str], serve: bool) -> N
 
 
 @pytest.mark.requires("display")
+@wine_limit("no-posix-tools")
 def test_shell_on_a_desktop_starts_the_tray(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

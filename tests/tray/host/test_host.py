@@ -22,6 +22,7 @@ from termwise.tray.host.session import Session
 from termwise.tray.host.shells import UnknownShell
 
 from tests.support.tools import params
+from tests.support.wine_limits import wine_limit
 
 SHELLS = params("bash", "zsh")
 
@@ -61,6 +62,7 @@ def test_commands_become_blocks(host: SessionHost, shell: str, tmp_path: Path) -
     assert ctx.shell == shell and ctx.cwd == "/tmp" and ctx.session_id == session.id
 
 
+@wine_limit("no-posix-tools")
 def test_events_reach_subscribers(host: SessionHost) -> None:
     """Subscribers hear a session start, each block, the active change and the exit code."""
     events: list[HostEvent] = []
@@ -81,6 +83,7 @@ def test_events_reach_subscribers(host: SessionHost) -> None:
     assert not any(isinstance(e, SessionStarted) for e in events[len(kinds) :])
 
 
+@wine_limit("no-posix-tools")
 def test_active_session_follows_input(host: SessionHost) -> None:
     """Active = last to receive input; without input, the newest running session."""
     first = host.create("bash")
@@ -93,6 +96,7 @@ def test_active_session_follows_input(host: SessionHost) -> None:
     assert host.active() is second
 
 
+@wine_limit("no-posix-tools")
 def test_unknown_ids_and_bad_starts_are_explained(host: SessionHost, tmp_path: Path) -> None:
     """Unknown session lists the running ones; bad folder and unknown shell say what is wrong."""
     host.create("bash")
@@ -104,6 +108,7 @@ def test_unknown_ids_and_bad_starts_are_explained(host: SessionHost, tmp_path: P
         host.create("fish-shell-9000")
 
 
+@wine_limit("no-posix-tools")
 def test_killed_session_refuses_input(host: SessionHost) -> None:
     """Killing ends the shell with the named policy; typing into it says it has ended."""
     session = host.create("bash")
@@ -115,6 +120,7 @@ def test_killed_session_refuses_input(host: SessionHost) -> None:
     assert session in host.list()
 
 
+@wine_limit("no-posix-tools")
 def test_attach_replays_then_streams_live(host: SessionHost) -> None:
     """An attached client first gets a redraw of recent output, then live output, until detach."""
     session = host.create("bash")
@@ -140,6 +146,7 @@ def test_attach_replays_then_streams_live(host: SessionHost) -> None:
     assert ended == []
 
 
+@wine_limit("no-posix-tools")
 def test_ending_session_tells_attached_clients(host: SessionHost) -> None:
     """When the shell exits, every attached client gets its exit code."""
     session = host.create("bash")
@@ -152,6 +159,7 @@ def test_ending_session_tells_attached_clients(host: SessionHost) -> None:
     assert codes == [3, 3]
 
 
+@wine_limit("no-posix-tools")
 def test_attach_during_a_full_screen_program_asks_it_to_redraw(host: SessionHost) -> None:
     """Attaching while a full-screen program runs switches the client to the alternate screen and the program redraws."""
     session = host.create("bash")

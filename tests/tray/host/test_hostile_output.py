@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import ServeProcess, serve_fixture, termwise
 
 
@@ -16,6 +17,7 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
     yield from serve_fixture(termwise_home)
 
 
+@wine_limit("no-posix-tools")
 def test_printing_a_malformed_osc7_leaves_the_shell_running(serve: ServeProcess) -> None:
     """`printf '\\e]7;file://[::1/x\\a'` once raised in the reader and ended the session (exit 129)."""
     sid = serve.client.create("bash")["id"]
@@ -29,6 +31,7 @@ def test_printing_a_malformed_osc7_leaves_the_shell_running(serve: ServeProcess)
 
 
 @pytest.mark.timeout(120)
+@wine_limit("no-posix-tools")
 def test_huge_cursor_counts_do_not_wedge_context(serve: ServeProcess) -> None:
     """15 printed bytes (`\\e[400000000C`) once made `termwise context` spin for minutes at 1.4 GB."""
     sid = serve.client.create("bash")["id"]

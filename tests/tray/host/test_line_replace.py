@@ -15,6 +15,8 @@ from termwise.tray.host.host import SessionHost
 from termwise.tray.host.line import parse_line_report, refusal_for_text
 from termwise.tray.host.session import Session
 
+from tests.support.wine_limits import wine_limit
+
 SHELLS = [s for s in ("bash", "zsh") if shutil.which(s)]
 PENDING = "echo PENDING-"
 
@@ -123,6 +125,7 @@ def test_run_refuses_control_characters_and_newlines(host: SessionHost, shell: s
             session.type_command(text)
 
 
+@wine_limit("no-posix-tools")
 def test_busy_shell_refuses(host: SessionHost) -> None:
     """While a command runs, its program would get the keys: type and run are refused."""
     session = ready(host, "bash")
@@ -134,6 +137,7 @@ def test_busy_shell_refuses(host: SessionHost) -> None:
     session.write(b"\x03")
 
 
+@wine_limit("no-posix-tools")
 def test_shell_without_integration_refuses_run_and_type(host: SessionHost, monkeypatch) -> None:
     """A shell that never announced the line keys (no integration): run and type refused."""
     session = host.create("bash")

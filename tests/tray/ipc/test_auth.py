@@ -52,3 +52,15 @@ def test_only_the_right_secret_answers_the_challenge(tmp_path: Path) -> None:
     assert not auth.verify(secret, auth.new_nonce(), auth.prove(secret, nonce))
     assert not auth.verify(secret, nonce, None)
     assert not auth.verify(secret, nonce, 12345)
+
+
+@pytest.mark.parametrize("key_size", [0, 1, 32, 64, 65, 200])
+def test_our_hmac_is_the_standard_one(key_size: int) -> None:
+    """The OpenSSL-free HMAC-SHA256 gives the same bytes as the standard library's."""
+    import hashlib
+    import hmac
+
+    key = bytes(range(key_size % 256)) * (key_size // 256 + 1)
+    key = key[:key_size]
+    for message in (b"", b"nonce", b"x" * 1000):
+        assert auth.hmac_sha256(key, message) == hmac.new(key, message, hashlib.sha256).digest()

@@ -371,6 +371,26 @@ class StreamParser:
                 dropped=self._out.dropped,
             )
 
+    def retained(self) -> int:
+        """Bytes of output this parser holds (rings and finished blocks)."""
+        with self._lock:
+            rings = len(self._raw) + len(self._screen) + len(self._alt)
+            return rings + sum(len(b.output) for b in self._blocks)
+
+    def limit(self, ring_bytes: int) -> None:
+        """Hold at most `ring_bytes` of raw output from now on (a memory budget)."""
+        with self._lock:
+            self._raw.set_capacity(ring_bytes)
+
+    def drop_oldest_block(self) -> bool:
+        """Forget the oldest finished block but never the last (a memory budget); whether
+        one went."""
+        with self._lock:
+            if len(self._blocks) < 2:
+                return False
+            self._blocks.popleft()
+            return True
+
     @property
     def command_running(self) -> bool:
         """A command started (C mark) and has not finished: its program reads the input."""

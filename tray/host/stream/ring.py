@@ -46,6 +46,18 @@ class ByteRing:
                 self.dropped += excess
                 excess = 0
 
+    def set_capacity(self, capacity: int) -> None:
+        """Keep at most `capacity` bytes from now on (the oldest go at once)."""
+        if capacity <= 0:
+            raise ValueError("a ring needs a positive capacity")
+        self.capacity = capacity
+        if self._size > capacity:
+            kept = self.tail(capacity)
+            self.dropped += self._size - capacity
+            self._chunks.clear()
+            self._chunks.append(kept)
+            self._size = capacity
+
     def tail(self, n: int) -> bytes:
         """The last `n` bytes (fewer if the ring holds fewer)."""
         if n <= 0:

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.host.pty.contract import PtyContract
 
 pytestmark = [
@@ -20,6 +21,10 @@ class TestWindowsPty(PtyContract):
     compute_needle = b"1042"
     # PowerShell prints the console buffer size the child sees.
     size_command = b'powershell -NoProfile -Command "$s=$Host.UI.RawUI.WindowSize; \\"$($s.Height) $($s.Width)\\""'
+
+    @wine_limit("no-powershell")  # the size is read back through PowerShell
+    def test_resize_is_seen_by_the_child(self, spawned):
+        super().test_resize_is_seen_by_the_child(spawned)
 
     def echo_argv(self, word: str) -> list[str]:
         return ["cmd.exe", "/c", "echo", word]

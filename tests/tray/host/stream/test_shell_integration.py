@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.tools import params
+from tests.support.wine_limits import wine_limit
 from tests.tray.host.stream.live import SESSION_ID, LiveShell
 
 SHELLS = params("bash", "zsh")
@@ -128,6 +129,7 @@ def test_empty_line_makes_no_block(name: str, live) -> None:
     assert second.command == "echo two"
 
 
+@wine_limit("no-posix-tools")
 def test_bash_robust_against_user_settings(live, home: Path) -> None:
     """`set -u`, a PROMPT_COMMAND array whose hook fails, user DEBUG/ERR traps, a user
     PS0 and ignoreboth history: commands and exit codes are still the commands' own."""
@@ -155,6 +157,7 @@ def test_bash_robust_against_user_settings(live, home: Path) -> None:
     assert "user-hook-output" in shell.parser.screen_text()
 
 
+@wine_limit("no-posix-tools")
 def test_bash_string_prompt_command_is_kept(live, home: Path) -> None:
     """A user PROMPT_COMMAND string still runs, and its status does not leak into D."""
     (home / ".bashrc").write_text("PROMPT_COMMAND='echo pc-ran; false;'\n")
@@ -202,6 +205,7 @@ def test_zsh_without_zdotdir_leaves_it_unset(live) -> None:
     assert shell.run("echo ${ZDOTDIR-none}").text() == "none"
 
 
+@wine_limit("no-posix-tools")
 def test_unknown_shell_without_marks_falls_back_to_the_screen(home: Path) -> None:
     """`sh` has no integration: no blocks, but the last screenful is there."""
     from termwise.tray.host.pty import TerminationPolicy, spawn_pty
@@ -245,6 +249,7 @@ def test_exit_with_a_status_ends_the_last_block(name: str, live) -> None:
     assert (block.command, block.exit_code) == ("exit 3", 3)
 
 
+@wine_limit("no-posix-tools")
 def test_bash_without_ps0_uses_the_debug_trap(live, home: Path) -> None:
     """The bash-before-4.4 path (DEBUG trap instead of PS0), forced on this bash, gives
     the same blocks and still runs the user's own DEBUG trap."""

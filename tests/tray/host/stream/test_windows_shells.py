@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from termwise.tray.host.shells import available_shells
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.host.stream.live import LiveShell
 
 pytestmark = [
@@ -36,7 +37,9 @@ def live(tmp_path: Path):
         shell.close()
 
 
-@pytest.mark.parametrize("name", POWERSHELLS)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=wine_limit("no-powershell")) for n in POWERSHELLS]
+)
 def test_powershell_blocks(name: str, live) -> None:
     """PowerShell reports command, output, native exit code and cwd."""
     shell = live(name)
@@ -48,6 +51,7 @@ def test_powershell_blocks(name: str, live) -> None:
     assert (shell.parser.cwd or "").lower().endswith("windows")
 
 
+@wine_limit("no-prompt-marks")
 def test_cmd_blocks(live) -> None:
     """cmd.exe blocks carry the command and its output (cmd cannot report exit codes)."""
     shell = live("cmd")

@@ -1,0 +1,116 @@
+"""Key → echo round trip, side by side: raw bash, `termwise attach` and tmux attached,
+each in the same byte-copier terminal, with `cat` in the foreground (the inner
+terminal echoes each key).
+
+Run with `uv run pytest tests/bench/test_echo_bench.py -m bench -s`: interleaved rounds
+of 200 keys; per side the min / median / max of the rounds' medians, and the ratios.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from termwise.tray.host.pty import PtyProcess, spawn_pty
+
+from tests.bench.sides import COLS, ROWS, attach_argv, have, spread, tmux_argv
+from tests.tray.serve_support import ServeProcess, serve_fixture, wait_until
+
+pytestmark = [pytest.mark.bench, pytest.mark.skipif(not have("tmux"), reason="needs tmux")]
+
+ROUNDS = int(os.environ.get("TW_BENCH_ROUNDS", "5"))
+KEYS = 200
+
+
+@pytest.fixture
+def serve(termwise_home: Path) -> Iterator[ServeProcess]:
+    yield from serve_fixture(termwise_home)
+
+
+class EchoTerminal:
+    """A byte-copier terminal that times how long a typed key takes to come back."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.pty: PtyProcess = spawn_pty(argv, rows=ROWS, cols=COLS)
+        self.fd = self.pty._proc.fd  # type: ignore[attr-defined]
+        self._got = b""
+        self._cond = threading.Condition()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            with self._cond:
+                self._got = (self._got + data)[-4096:]
+                self._cond.notify_all()
+
+    def wait_for(self, needle: bytes, timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while needle not in self._got:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def round_trip(self, key: bytes) -> float:
+        with self._cond:
+            self._got = b""
+        start = time.perf_counter()
+        os.write(self.fd, key)
+        assert self.wait_for(key, 5)
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.pty.close()
+
+
+def test_echo_round_trip(serve: ServeProcess) -> None:
+    """Median key → echo time per round, for raw bash, Termwise attached and tmux attached."""
+    terms: dict[str, EchoTerminal] = {}
+    tmux = tmux_argv(f"tw-echo-{uuid.uuid4().hex[:8]}")
+    try:
+        terms["raw"] = EchoTerminal(["bash", "--norc", "--noprofile"])
+        sid = serve.client.create("bash", rows=ROWS, cols=COLS)["id"]
+        serve.run_command(sid, "true")
+        terms["termwise"] = EchoTerminal(attach_argv(sid))
+        assert wait_until(lambda: serve.client.sessions()[0]["clients"] == 1)
+        terms["tmux"] = EchoTerminal([*tmux, "new-session", "bash --norc --noprofile"])
+        for term in terms.values():
+            os.write(term.fd, b"cat\r")  # canonical mode: the inner terminal echoes each key
+            assert term.wait_for(b"cat\r\n")
+        time.sleep(0.5)
+        medians: dict[str, list[float]] = {name: [] for name in terms}
+        for _ in range(ROUNDS):
+            for name, term in terms.items():
+                times = [term.round_trip(b"k") for _ in range(KEYS)]
+                medians[name].append(statistics.median(times) * 1e3)
+    finally:
+        for term in terms.values():
+            term.close()
+        import subprocess
+
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+    print(f"\nkey -> echo round trip, ms (medians of {KEYS} keys per round, {ROUNDS} rounds)")
+    print(f"  {'side':<10} {'min  median    max':>24}")
+    for name, values in medians.items():
+        print(f"  {name:<10} {spread(values)}")
+    for peer in ("raw", "tmux"):
+        ours, theirs = medians["termwise"], medians[peer]
+        pairs = [a / b for a, b in zip(ours, theirs, strict=True)]
+        print(
+            f"  termwise / {peer}: {statistics.median(ours) / statistics.median(theirs):.2f}x "
+            f"(rounds {min(pairs):.2f}-{max(pairs):.2f})"
+        )
