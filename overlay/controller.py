@@ -15,7 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from termwise.agent.base.cancel import CancelToken
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.errors import AgentError
-from termwise.agent.base.events import Error, Event, Finished, Question, SuggestionReady
+from termwise.agent.base.events import Error, Event, Finished, Question, Status, SuggestionReady
 from termwise.agent.base.paths import Paths
 from termwise.agent.base.types import SessionContext, Verdict
 from termwise.agent.llm.base import LlmClient
@@ -24,7 +24,7 @@ from termwise.agent.safety import classify
 from termwise.agent.safety.approval_flow import approval_request, settle
 from termwise.agent.safety.approvals import ApprovalStore
 from termwise.agent.suggest.flows import explain, follow_up
-from termwise.agent.suggest.turn import SuggestTurn
+from termwise.agent.suggest.turn import NO_MODEL, SuggestTurn
 from termwise.overlay.approval_dialog import ApprovalDialog
 from termwise.overlay.clipboard import Clipboard
 from termwise.overlay.i18n import detect_language, set_language, tr
@@ -285,6 +285,8 @@ class OverlayController(QObject):
             return
         if not isinstance(event, Event):
             return
+        if isinstance(event, Status) and event.text == NO_MODEL:
+            return  # the overlay's own notice says it, with the Settings link
         self.vm.apply(event)
         if isinstance(event, SuggestionReady):
             log.info("suggestion shown: %d %s", event.index, event.suggestion.command)

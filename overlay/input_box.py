@@ -15,10 +15,12 @@ class InputBox(QLineEdit):
         self.set_mode("ask")
 
     def set_mode(self, mode: str) -> None:
-        """`ask` (normal), `answer` (the model asked a question) or `fix` (last command failed)."""
+        """`ask` (normal), `answer` (the model asked a question), `fix` (last command failed)
+        or `choose` (suggestions are listed: Enter types the chosen one)."""
         texts = {
             "ask": tr("Ask for a command… (Enter)"),
             "fix": tr("Enter: fix the last failure · or type a question"),
             "answer": tr("Answer the question above, then Enter"),
+            "choose": tr("Enter types the chosen command · or type a question"),
         }
         self.setPlaceholderText(texts.get(mode, texts["ask"]))

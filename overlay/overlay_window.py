@@ -124,6 +124,7 @@ class OverlayWindow(QWidget):
             self._input_mode()
         elif part == "suggestions":
             self.suggestions.set_rows(vm.rows, vm.selected)
+            self._input_mode()
         elif part == "selection":
             self.suggestions.set_selected(vm.selected)
         elif part == "status":
@@ -143,6 +144,8 @@ class OverlayWindow(QWidget):
     def _input_mode(self) -> None:
         if self.vm.question:
             self.input.set_mode("answer")
+        elif self.vm.rows:
+            self.input.set_mode("choose")
         elif self.vm.last_failed:
             self.input.set_mode("fix")
         else:

@@ -97,7 +97,6 @@ class ByteTerminal:
 
     def __init__(self, argv: Sequence[str], env: dict[str, str] | None = None) -> None:
         self.pty: PtyProcess = spawn_pty(list(argv), rows=ROWS, cols=COLS, env=env)
-        self.fd = self.pty._proc.fd  # type: ignore[attr-defined]
         self.count = 0
         self.cpu = 0.0  # this thread's CPU seconds so far
         self._tail = b""
@@ -108,11 +107,10 @@ class ByteTerminal:
         self._thread.start()
 
     def _run(self) -> None:
-        read = os.read
-        fd = self.fd
+        read = self.pty.read
         while True:
             try:
-                data = read(fd, 65536)
+                data = read(65536)
             except OSError:
                 return
             if not data:
@@ -137,7 +135,7 @@ class ByteTerminal:
         return self._seen.wait(timeout)
 
     def write(self, data: bytes) -> None:
-        os.write(self.fd, data)
+        self.pty.write(data)
 
     def close(self) -> None:
         self.pty.close()
@@ -257,8 +255,16 @@ def ratio(a: Sequence[float], b: Sequence[float]) -> str:
     return f"{med:5.2f}x (rounds {min(pairs):.2f}-{max(pairs):.2f})"
 
 
+def median_ratio(a: Sequence[float], b: Sequence[float]) -> float:
+    return statistics.median(a) / statistics.median(b)
+
+
 def print_table(
-    title: str, results: dict[str, list[Sample]], ours: str, peers: Sequence[str]
+    title: str,
+    results: dict[str, list[Sample]],
+    ours: str,
+    peers: Sequence[str],
+    key: str = "",
 ) -> None:
     """min / median / max of time and CPU per side, then Termwise ÷ each peer."""
     print(f"\n{title}")
@@ -270,6 +276,13 @@ def print_table(
         mine, theirs = results[ours], results[peer]
         print(f"  {ours} / {peer}: time {ratio([s.seconds for s in mine], [s.seconds for s in theirs])}"
               f", cpu {ratio([s.cpu for s in mine], [s.cpu for s in theirs])}")  # fmt: skip
+        if key:
+            times = median_ratio([s.seconds for s in mine], [s.seconds for s in theirs])
+            budget(f"{key}.{ours}_per_{peer}.time", times)
+            budget(
+                f"{key}.{ours}_per_{peer}.cpu",
+                median_ratio([s.cpu for s in mine], [s.cpu for s in theirs]),
+            )
 
 
 def have(*tools: str) -> bool:
@@ -277,3 +290,26 @@ def have(*tools: str) -> bool:
 
 
 PYTHON = sys.executable
+
+
+BASELINE = Path(__file__).with_name("baseline.json")
+REGRESSION = 1.25  # a ratio may grow by this factor over the recorded one before failing
+
+
+def budget(key: str, value: float) -> None:
+    """Fail when a ratio (lower is better) regressed past the recorded table by more than
+    25 %; with TW_BENCH_RECORD=1, record this run's value instead."""
+    import json
+
+    table = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
+    if os.environ.get("TW_BENCH_RECORD") == "1":
+        table[key] = round(value, 3)
+        BASELINE.write_text(json.dumps(dict(sorted(table.items())), indent=2) + "\n")
+        return
+    recorded = table.get(key)
+    if recorded is None:
+        print(f"  (no recorded {key} in {BASELINE.name}; TW_BENCH_RECORD=1 records one)")
+        return
+    assert value <= recorded * REGRESSION, (
+        f"{key} regressed: {value:.2f} against {recorded:.2f} recorded (limit +25 %)"
+    )

@@ -19,10 +19,14 @@ from pathlib import Path
 import pytest
 from termwise.tray.host.pty import PtyProcess, spawn_pty
 
-from tests.bench.sides import COLS, ROWS, attach_argv, have, spread, tmux_argv
+from tests.bench.sides import COLS, ROWS, attach_argv, budget, have, spread, tmux_argv
 from tests.tray.serve_support import ServeProcess, serve_fixture, wait_until
 
-pytestmark = [pytest.mark.bench, pytest.mark.skipif(not have("tmux"), reason="needs tmux")]
+pytestmark = [
+    pytest.mark.timeout(3600),
+    pytest.mark.bench,
+    pytest.mark.skipif(not have("tmux"), reason="needs tmux"),
+]
 
 ROUNDS = int(os.environ.get("TW_BENCH_ROUNDS", "5"))
 KEYS = 200
@@ -38,7 +42,6 @@ class EchoTerminal:
 
     def __init__(self, argv: list[str]) -> None:
         self.pty: PtyProcess = spawn_pty(argv, rows=ROWS, cols=COLS)
-        self.fd = self.pty._proc.fd  # type: ignore[attr-defined]
         self._got = b""
         self._cond = threading.Condition()
         threading.Thread(target=self._run, daemon=True).start()
@@ -46,7 +49,7 @@ class EchoTerminal:
     def _run(self) -> None:
         while True:
             try:
-                data = os.read(self.fd, 65536)
+                data = self.pty.read(65536)
             except OSError:
                 return
             if not data:
@@ -69,7 +72,7 @@ class EchoTerminal:
         with self._cond:
             self._got = b""
         start = time.perf_counter()
-        os.write(self.fd, key)
+        self.pty.write(key)
         assert self.wait_for(key, 5)
         return time.perf_counter() - start
 
@@ -89,7 +92,7 @@ def test_echo_round_trip(serve: ServeProcess) -> None:
         assert wait_until(lambda: serve.client.sessions()[0]["clients"] == 1)
         terms["tmux"] = EchoTerminal([*tmux, "new-session", "bash --norc --noprofile"])
         for term in terms.values():
-            os.write(term.fd, b"cat\r")  # canonical mode: the inner terminal echoes each key
+            term.pty.write(b"cat\r")  # canonical mode: the inner terminal echoes each key
             assert term.wait_for(b"cat\r\n")
         time.sleep(0.5)
         medians: dict[str, list[float]] = {name: [] for name in terms}
@@ -114,3 +117,4 @@ def test_echo_round_trip(serve: ServeProcess) -> None:
             f"  termwise / {peer}: {statistics.median(ours) / statistics.median(theirs):.2f}x "
             f"(rounds {min(pairs):.2f}-{max(pairs):.2f})"
         )
+        budget(f"echo.termwise_per_{peer}", statistics.median(ours) / statistics.median(theirs))

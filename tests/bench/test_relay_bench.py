@@ -36,6 +36,7 @@ from tests.bench.sides import (
 from tests.tray.serve_support import ServeProcess, serve_fixture, wait_until
 
 pytestmark = [
+    pytest.mark.timeout(3600),
     pytest.mark.bench,
     pytest.mark.skipif(not have("tmux", "bash", "seq"), reason="needs tmux, bash and seq"),
 ]
@@ -80,6 +81,7 @@ def test_relay_throughput_byte_copier(serve: ServeProcess, tmp_path: Path) -> No
                 {f"{n}": r for n, r in results.items()},
                 "termwise",
                 ["raw", "tmux"],
+                key=f"relay.byte_copier.{shape}",
             )
     finally:
         for term in terminals.values():
@@ -156,6 +158,7 @@ def test_relay_throughput_xterm(serve: ServeProcess, tmp_path: Path) -> None:
                 results,
                 "termwise",
                 ["raw", "tmux"],
+                key=f"relay.xterm.{shape}",
             )
         print(f"  xterm CPU now: {[round(proc_cpu(t.proc.pid), 1) for t in terms.values()]}")
     finally:

@@ -15,11 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.sides import have, spread, tmux_argv
+from tests.bench.sides import budget, have, spread, tmux_argv
 from tests.tray.host.churn import churn_termwise, churn_tmux, rss_mib
 from tests.tray.serve_support import ServeProcess, wait_until
 
-pytestmark = [pytest.mark.bench, pytest.mark.skipif(not have("tmux"), reason="needs tmux")]
+pytestmark = [
+    pytest.mark.timeout(3600),
+    pytest.mark.bench,
+    pytest.mark.skipif(not have("tmux"), reason="needs tmux"),
+]
 
 ROUNDS = int(os.environ.get("TW_BENCH_ROUNDS", "5"))
 IDLE_SHELLS = 10
@@ -68,6 +72,7 @@ def test_rss_idle_shells(termwise_home: Path) -> None:
     print(f"  tmux server     {spread(theirs)}")
     print(f"  termwise / tmux: {statistics.median(ours) / statistics.median(theirs):.2f}x"
           f"  (goal: termwise <= 20 MiB)")  # fmt: skip
+    budget("rss.idle.termwise_per_tmux", statistics.median(ours) / statistics.median(theirs))
 
 
 def test_rss_after_ended_sessions(termwise_home: Path) -> None:
@@ -88,3 +93,4 @@ def test_rss_after_ended_sessions(termwise_home: Path) -> None:
         print(f"  {n:5d}   {ours[n]:8.1f}   {theirs.get(n, float('nan')):6.1f}")
     first, last = min(ours), max(ours)
     print(f"  termwise at {last} / at {first}: {ours[last] / ours[first]:.2f}x (goal <= 1.10x)")
+    budget("rss.ended.last_per_first", ours[last] / ours[first])

@@ -227,3 +227,19 @@ def test_f2_hides_the_overlay_before_settings_open(
     )
     qtbot.keyClick(controller.window.input, Qt.Key.Key_F2)
     assert order == ["settings:provider:False"]
+
+
+def test_without_a_model_the_first_frame_says_so_once_and_enter_types_the_choice(
+    qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
+) -> None:
+    """Offline: the rules' fix is listed, the no-model notice shows once (not also as a
+    status line), and the input says Enter types the chosen command."""
+    session = host.create("bash", cwd=str(tmp_path))
+    finished_block(session, "git psuh")
+    controller = make_controller(client_factory=no_model)
+    controller.show_overlay()
+    w = controller.window
+    assert controller.vm.rows and controller.vm.status == ""
+    assert not w.status.status.isVisible()
+    assert "No model configured" in w.status.notice.text()
+    assert "Enter types the chosen command" in w.input.placeholderText()
