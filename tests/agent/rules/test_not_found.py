@@ -31,7 +31,11 @@ def test_typo_resolves_against_programs_on_path(
     monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ.get("PATH", ""))
     env.path_programs.cache_clear()
     try:
-        got = suggest_fixes("frobnicat --all", "bash: frobnicat: command not found", 127)
+        if sys.platform == "win32":  # cmd's own words for a program it cannot find
+            error = "'frobnicat' is not recognized as an internal or external command,\noperable program or batch file."
+            got = suggest_fixes("frobnicat --all", error, 1, "cmd")
+        else:
+            got = suggest_fixes("frobnicat --all", "bash: frobnicat: command not found", 127)
         assert [s.command for s in got][:1] == ["frobnicate --all"]
     finally:
         env.path_programs.cache_clear()

@@ -13,7 +13,7 @@ from termwise.agent.chat.skills.registry import offered_skills, run_skill
 def test_safe_command_runs_and_returns_its_output(ctx: SkillContext) -> None:
     """A command the safety rules call safe runs in the working folder; its output comes back."""
     # run_readonly runs cmd.exe on Windows, bash (or sh) elsewhere.
-    listing = "dir /b" if sys.platform == "win32" else "ls"
+    listing = "dir" if sys.platform == "win32" else "ls"
     result = run_skill("run_readonly", {"command": listing}, ctx)
     assert result.ok
     assert result.text.startswith("exit code 0") and "notes.txt" in result.text
