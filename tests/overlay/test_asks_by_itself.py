@@ -229,6 +229,7 @@ def test_f2_hides_the_overlay_before_settings_open(
     assert order == ["settings:provider:False"]
 
 
+@wine_limit("no-posix-tools")
 def test_without_a_model_the_first_frame_says_so_once_and_enter_types_the_choice(
     qtbot: Any, host: Any, make_controller: Any, tmp_path: Path
 ) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import ServeProcess, termwise, wait_until
 
 
+@wine_limit("no-posix-tools")
 def test_the_next_host_says_sessions_were_lost_and_numbers_after_them(termwise_home: Path) -> None:
     first = ServeProcess(termwise_home)
     ids = [first.client.create("bash")["id"] for _ in range(2)]
