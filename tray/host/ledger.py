@@ -93,7 +93,6 @@ class SessionLedger:
             log.warning("could not write %s: %s", self.path, exc)
 
 
-
 def keep_ledger(host: SessionHost, runtime_dir: Path) -> SessionLedger:
     """Wire a ledger to a host before it starts listening (so no request sees an old id):
     read a crashed predecessor's record and skip its ids. Nothing is written until a
