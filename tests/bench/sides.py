@@ -197,9 +197,11 @@ def start_tmux_session(side: Side) -> str:
             timeout=30,
         ).stdout.strip()
     )
-    side.closers.append(
-        lambda: subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
-    )
+
+    def kill_server() -> None:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+
+    side.closers.append(kill_server)
     side.pids = lambda: [server_pid]
     return name
 

@@ -73,9 +73,8 @@ def test_relay_throughput_byte_copier(serve: ServeProcess, tmp_path: Path) -> No
             for _ in range(ROUNDS):
                 for name, side in sides.items():
                     term = terminals[name]
-                    results[name].append(
-                        run_round(side, shape, total, lambda t=term: [t.pty.pid], term)
-                    )
+                    pids: list[int] = [term.pty.pid]
+                    results[name].append(run_round(side, shape, total, pids.copy, term))
             print_table(
                 f"{total / 1e6:.0f} MB, {shape} writes, byte-copier terminal, {ROUNDS} rounds",
                 {f"{n}": r for n, r in results.items()},
