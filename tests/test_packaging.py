@@ -178,3 +178,10 @@ def test_pyside6_stays_below_6_12_where_it_steals_references():
     deps = _pyproject()["project"]["dependencies"]
     old_pythons = [d for d in deps if d.startswith("PySide6") and "python_version < '3.12'" in d]
     assert old_pythons and all("<6.12" in d for d in old_pythons), deps
+
+
+def test_the_version_constant_matches_the_package():
+    """`--version` reads a constant (no metadata scan at start); it must name this release."""
+    from termwise.tray import VERSION
+
+    assert _pyproject()["project"]["version"] == VERSION

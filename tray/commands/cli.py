@@ -33,12 +33,9 @@ EXIT_BROKEN_PIPE = 141  # what a shell shows for a program ended by SIGPIPE
 
 
 def version() -> str:
-    from importlib import metadata
+    from termwise.tray import VERSION
 
-    try:
-        return metadata.version("termwise")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    return VERSION
 
 
 class Parser(argparse.ArgumentParser):
@@ -68,13 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue  # that family is not built yet
-            raise
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

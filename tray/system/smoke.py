@@ -40,11 +40,14 @@ def _say(text: str) -> None:
 
 
 def check_metadata() -> str:
-    from termwise.tray.commands.cli import version
+    from importlib import metadata
 
-    found = version()
-    if found == "0+unknown":
-        raise SmokeFailure("package metadata missing: importlib.metadata cannot find termwise")
+    try:
+        found = metadata.version("termwise")
+    except metadata.PackageNotFoundError:
+        raise SmokeFailure(
+            "package metadata missing: importlib.metadata cannot find termwise"
+        ) from None
     return f"termwise {found}"
 
 
