@@ -21,7 +21,7 @@ from termwise.tray.host.events import (
 from termwise.tray.host.foreground import ClientWindow, Foreground, ForegroundProbe, platform_probe
 from termwise.tray.host.foreground.match import AttachedClient, most_recent, sessions_in
 from termwise.tray.host.pty import DEFAULT_TERMINATION, TerminationPolicy, spawn_pty
-from termwise.tray.host.session import Session
+from termwise.tray.host.session import MAX_SIDE, Session
 
 if TYPE_CHECKING:
     from termwise.agent.base.config_schema import Config
@@ -35,9 +35,6 @@ KEEP_ENDED = 20
 MIN_RING_BYTES = 64 * 1024
 
 Subscriber = Callable[[HostEvent], None]
-
-
-MAX_SIDE = 9999  # rows or columns: more than any screen, less than a winsize's 65535
 
 
 def check_size(rows: object, cols: object) -> None:

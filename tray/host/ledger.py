@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from termwise.agent.base.fileio import atomic_write
 from termwise.tray.host.events import HostEvent, SessionEnded, SessionStarted
 
 if TYPE_CHECKING:
@@ -85,10 +86,8 @@ class SessionLedger:
 
     def _save(self) -> None:
         body = {"pid": os.getpid(), "next_id": self.next_id, "live": sorted(self._live, key=int)}
-        tmp = self.path.with_name(f".{LEDGER_NAME}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(json.dumps(body), encoding="utf-8")
-            os.replace(tmp, self.path)
+            atomic_write(self.path, json.dumps(body), durable=False)
         except OSError as exc:  # the record is a courtesy; sessions go on without it
             log.warning("could not write %s: %s", self.path, exc)
 

@@ -26,7 +26,7 @@ from termwise.tray.host.stream import CommandBlock, StreamParser
 
 log = logging.getLogger(__name__)
 
-RESIZE_MAX = 9999
+MAX_SIDE = 9999  # rows or columns: more than any screen, less than a winsize's 65535
 
 READ_SIZE = 65536
 # Raw output replayed to a newly attached client so its window shows the session again.
@@ -343,7 +343,7 @@ class Session:
 
     def resize(self, rows: int, cols: int) -> None:
         # Sizes come from clients: clamp to what a winsize holds and any screen shows.
-        rows, cols = min(max(1, rows), RESIZE_MAX), min(max(1, cols), RESIZE_MAX)
+        rows, cols = min(max(1, rows), MAX_SIDE), min(max(1, cols), MAX_SIDE)
         with self._lock:
             if (rows, cols) == self._size or self._ended:
                 return
