@@ -121,8 +121,12 @@ def test_the_local_server_honours_the_suggestion_schema(model: LocalModel) -> No
         model=model.model,
         messages=[{"role": "user", "content": "How do I list files?"}],
         response_format=SUGGEST.response_format(strict=False),  # type: ignore[arg-type]
-        max_tokens=400,
+        temperature=TEMPERATURE,
+        # Room for the bounded schema's longest answer (5 × 440 characters): a cut-off
+        # answer would be unterminated JSON whatever the grammar.
+        max_tokens=2048,
     )
+    assert answer.choices[0].finish_reason == "stop", answer.choices[0].message.content
     data = json.loads(answer.choices[0].message.content or "")
     assert 1 <= len(data["suggestions"]) <= 5
     assert all(isinstance(s["command"], str) and s["command"] for s in data["suggestions"])

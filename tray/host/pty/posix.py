@@ -19,6 +19,37 @@ from termwise.tray.host.pty.base import (
 )
 
 
+# Dispositions a shell must start with, as under a terminal emulator. Ignored ones are
+# inherited through exec: a tray started under `nohup` would give shells whose jobs
+# ignore the hang-up and outlive their session.
+_RESET_SIGNALS = tuple(
+    getattr(signal, name)
+    for name in (
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGTERM",
+        "SIGPIPE",
+        "SIGTSTP",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGCHLD",
+        "SIGXFSZ",
+        "SIGALRM",
+        "SIGUSR1",
+        "SIGUSR2",
+    )
+    if hasattr(signal, name)
+)
+
+
+def _default_signals() -> None:
+    """In the child before exec: default dispositions and nothing blocked."""
+    for sig in _RESET_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
+
+
 class PosixPty(ReapedStatus):
     """A child on a POSIX pseudo-terminal; the child leads its own session and group."""
 
@@ -38,7 +69,9 @@ class PosixPty(ReapedStatus):
         rows: int = 24,
         cols: int = 80,
     ) -> PosixPty:
-        proc = ptyprocess.PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=(rows, cols))
+        proc = ptyprocess.PtyProcess.spawn(
+            argv, cwd=cwd, env=env, dimensions=(rows, cols), preexec_fn=_default_signals
+        )
         return cls(proc)
 
     def read(self, size: int = 65536) -> bytes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 import time
 
@@ -86,10 +87,20 @@ class TestPosixPty(PtyContract):
         assert out.count(b"x") == 3000000
         assert out.rstrip().endswith(b"END")
 
-    def test_terminate_hangs_up_an_interactive_shells_jobs(self, spawned):
+    @pytest.mark.parametrize("parent_ignores", [False, True], ids=["plain", "under-nohup"])
+    def test_terminate_hangs_up_an_interactive_shells_jobs(self, spawned, parent_ignores):
         """Jobs of an interactive bash (their own process groups) end with the session, as
-        when a terminal window closes."""
-        pty = spawned(["bash", "--norc", "--noprofile", "-i"])
+        when a terminal window closes, also when Termwise itself was started with the
+        hang-up and termination signals ignored (`nohup`, some CI runners)."""
+        if parent_ignores:
+            saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGHUP, signal.SIGTERM)}
+            try:
+                pty = spawned(["bash", "--norc", "--noprofile", "-i"])
+            finally:
+                for s, handler in saved.items():
+                    signal.signal(s, handler)
+        else:
+            pty = spawned(["bash", "--norc", "--noprofile", "-i"])
         pty.write(b"sleep 300 & echo job=$!\r")
         out = read_until(pty, b"\n", 5)
         deadline = time.monotonic() + 5
