@@ -18,7 +18,6 @@ from termwise.tray.host.pty.base import (
     poll_until,
 )
 
-
 # Dispositions a shell must start with, as under a terminal emulator. Ignored ones are
 # inherited through exec: a tray started under `nohup` would give shells whose jobs
 # ignore the hang-up and outlive their session.
