@@ -169,9 +169,9 @@ class Terminal:
             command += ["--cwd", str(self.cwd)]
         self.screen_log.parent.mkdir(parents=True, exist_ok=True)
         self.screen_log.unlink(missing_ok=True)
+        xterm = ["xterm", "-T", self.title, "-geometry", "110x32+40+40"]
         self.proc = subprocess.Popen(
-            ["xterm", "-T", self.title, "-geometry", "110x32+40+40"]
-            + ["-l", "-lf", str(self.screen_log), "-e", *command],
+            [*xterm, "-l", "-lf", str(self.screen_log), "-e", *command],
             env=self.desk.env,
             cwd=self.cwd,
             stdout=subprocess.DEVNULL,
