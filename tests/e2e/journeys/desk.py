@@ -89,9 +89,14 @@ class Desk:
             "the overlay to open",
             after=mark,
         )
-        window = wait_until(lambda: self.visible(OVERLAY_TITLE), WAIT, "the overlay window")[0]
-        self.wait_active(window, "the overlay to take the focus")
+        self.wait_overlay_focus()
         return mark
+
+    def wait_overlay_focus(self) -> str:
+        """The overlay is on screen and has the focus (keys go to it); its window."""
+        window: str = wait_until(lambda: self.visible(OVERLAY_TITLE), WAIT, "the overlay window")[0]
+        self.wait_active(window, "the overlay to have the focus")
+        return window
 
     def wait_overlay_closed(self) -> None:
         wait_until(lambda: not self.visible(OVERLAY_TITLE), WAIT, "the overlay to close")
@@ -131,6 +136,16 @@ class Desk:
             lambda e: str(e.get("message", "")).startswith(prefix), WAIT, repr(prefix), after=after
         )
 
+    def wait_first(self, prefixes: tuple[str, ...], after: int) -> dict[str, Any]:
+        """The first log line since `after` starting with any of `prefixes` (so a test that
+        waits for one outcome fails at once on another, not after a timeout)."""
+        return self.tray.wait_log(
+            lambda e: str(e.get("message", "")).startswith(prefixes),
+            WAIT,
+            " or ".join(map(repr, prefixes)),
+            after=after,
+        )
+
     def logged(self, prefix: str, after: int) -> list[dict[str, Any]]:
         return [
             e for e in self.tray.messages()[after:] if str(e.get("message", "")).startswith(prefix)
@@ -139,11 +154,16 @@ class Desk:
     # the approval dialog ------------------------------------------------------------
     def wait_approval(self, after: int) -> dict[str, Any]:
         """The approval dialog is on screen with the focus; what it offers (from its log line)."""
-        shown = self.wait_log("approval shown", after)
+        outcomes = ("approval shown", "command blocked: ", "command run: ", "run refused: ")
+        shown = self.wait_first(outcomes, after)
+        assert shown["message"].startswith("approval shown"), f"no question asked: {shown}"
         window = wait_until(lambda: self.visible(APPROVAL_TITLE), WAIT, "the approval dialog")[0]
         self.wait_active(window, "the approval dialog to take the focus")
         offered: dict[str, Any] = shown["event"]
         return offered
+
+    def wait_approval_closed(self) -> None:
+        wait_until(lambda: not self.visible(APPROVAL_TITLE), WAIT, "the approval dialog to close")
 
 
 class Terminal:
