@@ -1,0 +1,395 @@
+"""The search index kept beside the Markdown files: one block of words and postings per file.
+
+`index/search.bin` is derived data; the Markdown files stay the truth. Per memory file a
+block records the file's identity when it was read (inode, size, mtime, CRC-32 of its
+bytes) and, per entry, its date, title line and byte span in the file, plus two small
+inverted indexes: the word runs of the lower-cased key, and of the lower-cased content
+and tags, each word with the entries holding it. Every query term lies inside one word
+run (terms are made of the same characters), so "the entries whose text contains the
+term" is the union of the postings of the words containing it, found with `bytes.find`
+over the block's word list: the same answer as the plain scan in `retrieve`, without
+reading or parsing the Markdown. Hits are read back from their byte span in the file.
+
+The file is a header (magic, CRC-32 and length of the body) and the body: the build
+identity (Unicode version, byte order: lower-casing and word runs depend on them), then
+the blocks. `load` never raises: a foreign, truncated or damaged file gives None, and the
+caller rebuilds. What the CRC cannot vouch for (a body written by hand with a matching
+CRC) is checked where it is used and raises `CorruptIndex`, which callers also answer
+with a rebuild. Writers replace the file atomically; each block carries the identity of
+the file it came from, so a block written by a slower writer is only ever stale, and a
+stale block is rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import struct
+import sys
+import unicodedata
+import zlib
+from array import array
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from pathlib import Path
+
+from termwise.memory.format import Entry, parse_text
+from termwise.memory.retrieve import WORD_RUN_RE
+
+MAGIC = b"TWMSRCH1"
+_HEAD = struct.Struct("<8sIQ")  # magic, CRC-32 of the body, body length
+_COUNT = struct.Struct("<I")
+# rel length, inode, size, mtime_ns, CRC-32 of the file, flags, entries, oldest and newest
+# day, then per column (key, text): word list bytes, words, postings.
+_BLOCK = struct.Struct("<HQQqIBIII" + "III" * 2)
+RACY = 1  # the file changed too close to its reading for its mtime to vouch for it
+KEY, TEXT = 0, 1
+_U32 = "I"
+MAX_SECTION = 1 << 26  # bytes; a longer span is a damaged index, not a memory
+
+Sig = tuple[int, int, int]
+
+
+class CorruptIndex(Exception):
+    """The index does not hold together (the caller rebuilds it from the files)."""
+
+
+class StaleIndex(Exception):
+    """A memory file changed after its block was made (the caller rebuilds the block)."""
+
+    def __init__(self, rel: str) -> None:
+        super().__init__(rel)
+        self.rel = rel
+
+
+def build_identity() -> bytes:
+    """What the words depend on besides the files: a change means a rebuild."""
+    return f"1|{sys.byteorder}|{unicodedata.unidata_version}|{array(_U32).itemsize}".encode()
+
+
+def _ino(value: int) -> int:
+    return value & 0xFFFF_FFFF_FFFF_FFFF  # some file systems have wider inode numbers
+
+
+def file_sig(ino: int, size: int, mtime_ns: int) -> Sig:
+    """A file's identity as blocks record it."""
+    return (_ino(ino), size, mtime_ns)
+
+
+@dataclass
+class Column:
+    """One inverted index of a block: its word list lives in `data` between `lo` and `hi`."""
+
+    data: bytes
+    lo: int
+    hi: int  # each word in data[lo:hi] is followed by b"\n"
+    starts: Sequence[int]  # where each word begins, from lo
+    bounds: Sequence[int]  # postings of word k: postings[bounds[k]:bounds[k + 1]]
+    postings: Sequence[int]  # entry numbers within the block
+
+    def ids(self, term: bytes, count: int) -> Sequence[int] | set[int] | None:
+        """Entries (numbers within the block) whose text contains term, or None."""
+        data, lo, hi = self.data, self.lo, self.hi
+        at = data.find(term, lo, hi)
+        if at < 0:
+            return None
+        starts, bounds, postings = self.starts, self.bounds, self.postings
+        last = len(starts) - 1
+        groups: list[Sequence[int]] = []
+        while at >= 0:
+            k = bisect_right(starts, at - lo) - 1
+            if k < 0:
+                raise CorruptIndex("a match before the first word")
+            first, stop = bounds[k], bounds[k + 1]
+            if not 0 <= first <= stop <= len(postings):
+                raise CorruptIndex("postings out of range")
+            group = postings[first:stop]
+            if group and max(group) >= count:
+                raise CorruptIndex("a posting past the last entry")
+            groups.append(group)
+            if k == last:
+                break
+            after = lo + starts[k + 1]
+            if after <= at:
+                raise CorruptIndex("words out of order")
+            at = data.find(term, after, hi)
+        if len(groups) == 1:
+            return groups[0]
+        return set().union(*groups)
+
+
+@dataclass
+class Block:
+    """The index of one memory file."""
+
+    rel: str
+    sig: Sig
+    digest: int  # CRC-32 of the file's bytes
+    flags: int
+    count: int
+    oldest: int  # day ordinals (0: no date)
+    newest: int
+    dates: Sequence[int]
+    lines: Sequence[int]  # 1-based line of each entry's title
+    spans: Sequence[int]  # byte start and end of each entry's section, interleaved
+    columns: tuple[Column, Column]
+    raw: bytes | memoryview  # the block as stored
+
+    @property
+    def racy(self) -> bool:
+        return bool(self.flags & RACY)
+
+    def with_identity(self, sig: Sig, flags: int) -> Block:
+        """The same words for a file that was checked unchanged under a new identity."""
+        raw = bytearray(self.raw)
+        head = list(_BLOCK.unpack_from(raw, 0))
+        head[1:6] = [_ino(sig[0]), sig[1], sig[2], self.digest, flags]
+        _BLOCK.pack_into(raw, 0, *head)
+        block, _ = _parse_block(bytes(raw), 0)
+        assert block is not None
+        return block
+
+    def span(self, i: int) -> tuple[int, int]:
+        start, end = self.spans[2 * i], self.spans[2 * i + 1]
+        if not 0 <= start <= end or end - start > MAX_SECTION:
+            raise CorruptIndex("a section span out of range")
+        return start, end
+
+
+@dataclass(frozen=True)
+class Located:
+    """An entry of the file being indexed: the entry, its title line and its byte span."""
+
+    entry: Entry
+    line: int
+    start: int
+    end: int
+
+
+def line_offsets(data: bytes) -> list[int]:
+    """Byte offset of the start of every line (split at b"\\n"), and one past the end."""
+    lengths = accumulate(map(len, data.split(b"\n")), initial=0)
+    return [total + i for i, total in enumerate(lengths)]
+
+
+def build_block(rel: str, sig: Sig, digest: int, flags: int, entries: Sequence[Located]) -> Block:
+    """Index the entries of one file (read when it had identity `sig` and CRC `digest`)."""
+    dates = array(_U32)
+    for item in entries:
+        day = item.entry.updated_date()
+        dates.append(day.toordinal() if day is not None else 0)
+    lines = array(_U32, (item.line for item in entries))
+    spans = array("Q")
+    for item in entries:
+        spans.extend((item.start, item.end))
+    key_words = [WORD_RUN_RE.findall(item.entry.key.lower()) for item in entries]
+    text_words = [
+        WORD_RUN_RE.findall((item.entry.content + " " + " ".join(item.entry.tags)).lower())
+        for item in entries
+    ]
+    parts = [_column_parts(key_words), _column_parts(text_words)]
+    rel_bytes = rel.encode("utf-8", "surrogatepass")
+    head = _BLOCK.pack(
+        len(rel_bytes), _ino(sig[0]), sig[1], sig[2], digest, flags, len(entries),
+        min(dates, default=0), max(dates, default=0),
+        *(n for words, starts, bounds, postings in parts
+          for n in (len(words), len(starts), len(postings))),
+    )  # fmt: skip
+    chunks = [head, rel_bytes, dates.tobytes(), lines.tobytes(), spans.tobytes()]
+    for words, starts, bounds, postings in parts:
+        chunks += [words, starts.tobytes(), bounds.tobytes(), postings.tobytes()]
+    raw = b"".join(chunks)
+    block, _ = _parse_block(raw, 0)
+    assert block is not None
+    return block
+
+
+def _column_parts(per_entry: Sequence[Iterable[str]]) -> tuple[bytes, array, array, array]:
+    table: dict[str, list[int]] = {}
+    for i, words in enumerate(per_entry):
+        for word in set(words):
+            table.setdefault(word, []).append(i)
+    encoded = [word.encode("utf-8", "surrogatepass") for word in table]
+    starts = array(_U32, accumulate((len(w) + 1 for w in encoded), initial=0))
+    starts.pop()
+    postings = array(_U32)
+    bounds = array(_U32, [0])
+    for ids in table.values():
+        postings.extend(ids)
+        bounds.append(len(postings))
+    words = b"".join(w + b"\n" for w in encoded)
+    return words, starts, bounds, postings
+
+
+def _cast(view: memoryview, start: int, count: int, code: str) -> tuple[Sequence[int], int]:
+    end = start + count * array(code).itemsize
+    if end > len(view):
+        raise ValueError("past the end")
+    return view[start:end].cast(code), end
+
+
+def _parse_block(data: bytes, at: int) -> tuple[Block | None, int]:
+    """The block at `at` and where the next one starts; (None, 0) when it does not fit."""
+    if at + _BLOCK.size > len(data):
+        return None, 0
+    view = memoryview(data)
+    head = _BLOCK.unpack_from(data, at)
+    rel_len, ino, size, mtime, digest, flags, count, oldest, newest = head[:9]
+    pos = at + _BLOCK.size
+    try:
+        if pos + rel_len > len(data):
+            return None, 0
+        rel = data[pos : pos + rel_len].decode("utf-8")
+        pos += rel_len
+        dates, pos = _cast(view, pos, count, _U32)
+        lines, pos = _cast(view, pos, count, _U32)
+        spans, pos = _cast(view, pos, 2 * count, "Q")
+        columns = []
+        for c in range(2):
+            n_bytes, n_words, n_postings = head[9 + 3 * c : 12 + 3 * c]
+            lo = pos
+            pos += n_bytes
+            if pos > len(data):
+                return None, 0
+            starts, pos = _cast(view, pos, n_words, _U32)
+            bounds, pos = _cast(view, pos, n_words + 1, _U32)
+            postings, pos = _cast(view, pos, n_postings, _U32)
+            if bounds[0] != 0 or bounds[-1] != n_postings:
+                return None, 0
+            if n_words and (starts[0] != 0 or starts[-1] >= n_bytes):
+                return None, 0
+            columns.append(Column(data, lo, lo + n_bytes, starts, bounds, postings))
+    except (ValueError, UnicodeDecodeError):
+        return None, 0
+    if not rel:
+        return None, 0
+    block = Block(rel, (ino, size, mtime), digest, flags, count, oldest, newest, dates, lines,
+                  spans, (columns[0], columns[1]), view[at:pos])  # fmt: skip
+    return block, pos
+
+
+def load(data: bytes) -> dict[str, Block] | None:
+    """The blocks of an index file by file name; None for anything but a sound index."""
+    if len(data) < _HEAD.size:
+        return None
+    magic, crc, length = _HEAD.unpack_from(data, 0)
+    if magic != MAGIC or length != len(data) - _HEAD.size:
+        return None
+    if zlib.crc32(memoryview(data)[_HEAD.size :]) != crc:
+        return None
+    identity = build_identity() + b"\n"
+    at = _HEAD.size + len(identity)
+    if data[_HEAD.size : at] != identity or at + _COUNT.size > len(data):
+        return None
+    (count,) = _COUNT.unpack_from(data, at)
+    at += _COUNT.size
+    blocks: dict[str, Block] = {}
+    for _ in range(count):
+        block, at = _parse_block(data, at)
+        if block is None or block.rel in blocks:
+            return None
+        blocks[block.rel] = block
+    if at != len(data):
+        return None
+    return blocks
+
+
+def dump(blocks: Iterable[Block]) -> bytes:
+    """The index file for these blocks."""
+    items = list(blocks)
+    body = b"".join([build_identity(), b"\n", _COUNT.pack(len(items)), *(b.raw for b in items)])
+    return _HEAD.pack(MAGIC, zlib.crc32(body), len(body)) + body
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A scored entry: which block, which entry in it, and its rank."""
+
+    score: int
+    day: int
+    order: int  # the entry's place among all entries: later wins a tie
+    block: Block
+    number: int
+
+
+def rank(blocks: Sequence[Block], terms: Sequence[str], n: int, today: int,
+         recent_days: int) -> list[Candidate]:  # fmt: skip
+    """The n best entries over the blocks, in order: the plain scan's scores and tie-breaks.
+
+    Key hit +2, content or tag hit +1 per term, +1 for an entry dated within `recent_days`
+    of `today`; ties go to the newer entry, then to the later one (files in order, entries
+    in file order). Scores are counted per block in C (`Counter`); a histogram of them
+    gives the lowest score that can make the answer, so only entries at or above it are
+    looked at one by one.
+    """
+    if n <= 0:
+        return []
+    encoded = [term.encode("utf-8", "surrogatepass") for term in terms]
+    cutoff = today - recent_days
+    scored: list[tuple[Block, int, Counter[int], Counter[int]]] = []
+    histogram: Counter[int] = Counter()
+    base = 0
+    for block in blocks:
+        count = block.count
+        scores: Counter[int] = Counter()
+        key_column, text_column = block.columns
+        for term in encoded:
+            key_hits = key_column.ids(term, count)
+            if key_hits:
+                scores.update(key_hits)
+                scores.update(key_hits)
+            text_hits = text_column.ids(term, count)
+            if text_hits:
+                scores.update(text_hits)
+        if scores:
+            if block.oldest >= cutoff:
+                scores.update(list(scores))
+            elif block.newest >= cutoff:
+                dates = block.dates
+                scores.update([i for i in scores if dates[i] >= cutoff])
+            spread = Counter(scores.values())
+            histogram.update(spread)
+            scored.append((block, base, scores, spread))
+        base += count
+    if not scored:
+        return []
+    floor, above = 0, 0
+    for score in sorted(histogram, reverse=True):
+        floor, above = score, above + histogram[score]
+        if above >= n:
+            break
+    found = [
+        Candidate(score, block.dates[i], base + i, block, i)
+        for block, base, scores, spread in scored
+        if max(spread) >= floor
+        for i, score in scores.items()
+        if score >= floor
+    ]
+    return heapq.nlargest(n, found, key=lambda c: (c.score, c.day, c.order))
+
+
+def read_entry(path: Path, block: Block, number: int) -> Entry:
+    """Entry `number` of the block, parsed from its span in the Markdown file (the truth)."""
+    start, end = block.span(number)
+    try:
+        with open(path, "rb") as handle:
+            before = os.fstat(handle.fileno())
+            handle.seek(start)
+            raw = handle.read(end - start)
+            after = os.fstat(handle.fileno())
+    except OSError:
+        raise StaleIndex(block.rel) from None
+    for st in (before, after):
+        if file_sig(st.st_ino, st.st_size, st.st_mtime_ns) != block.sig:
+            raise StaleIndex(block.rel)
+    try:
+        text = raw.decode("utf-8").replace("\r\n", "\n")
+    except UnicodeDecodeError:
+        raise StaleIndex(block.rel) from None
+    parsed = parse_text(text)
+    if not text.startswith("## ") or len(parsed.entries) != 1:
+        raise StaleIndex(block.rel)
+    return parsed.entries[0].entry
