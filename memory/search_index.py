@@ -48,6 +48,8 @@ _BLOCK = struct.Struct("<HQQqIBIII" + "III" * 2)
 RACY = 1  # the file changed too close to its reading for its mtime to vouch for it
 KEY, TEXT = 0, 1
 _U32 = "I"
+_U32_ONE = struct.Struct("=I")
+_SPAN = struct.Struct("=QQ")
 MAX_SECTION = 1 << 26  # bytes; a longer span is a damaged index, not a memory
 
 Sig = tuple[int, int, int]
@@ -79,16 +81,36 @@ def file_sig(ino: int, size: int, mtime_ns: int) -> Sig:
     return (_ino(ino), size, mtime_ns)
 
 
-@dataclass
 class Column:
-    """One inverted index of a block: its word list lives in `data` between `lo` and `hi`."""
+    """One inverted index of a block: its word list lives in `data` between `lo` and `hi`,
+    each word followed by b"\\n"; its arrays are read on the first match."""
 
-    data: bytes
-    lo: int
-    hi: int  # each word in data[lo:hi] is followed by b"\n"
-    starts: Sequence[int]  # where each word begins, from lo
-    bounds: Sequence[int]  # postings of word k: postings[bounds[k]:bounds[k + 1]]
-    postings: Sequence[int]  # entry numbers within the block
+    __slots__ = ("data", "lo", "hi", "_at", "_words", "_postings", "_arrays")
+
+    def __init__(self, data: bytes, lo: int, hi: int, words: int, postings: int) -> None:
+        self.data, self.lo, self.hi = data, lo, hi
+        self._at, self._words, self._postings = hi, words, postings
+        self._arrays: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None
+
+    @property
+    def end(self) -> int:
+        return self.hi + 4 * (2 * self._words + 1 + self._postings)
+
+    def arrays(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        """Where each word begins (from lo); word k's postings are
+        postings[bounds[k]:bounds[k + 1]]; postings are entry numbers within the block."""
+        if self._arrays is None:
+            view = memoryview(self.data)
+            at, words = self._at, self._words
+            starts = view[at : at + 4 * words].cast(_U32)
+            at += 4 * words
+            bounds = view[at : at + 4 * (words + 1)].cast(_U32)
+            at += 4 * (words + 1)
+            postings = view[at : at + 4 * self._postings].cast(_U32)
+            if bounds[0] != 0 or bounds[-1] != len(postings) or (words and starts[0] != 0):
+                raise CorruptIndex("a word list that does not hold together")
+            self._arrays = (starts, bounds, postings)
+        return self._arrays
 
     def ids(self, term: bytes, count: int) -> Sequence[int] | set[int] | None:
         """Entries (numbers within the block) whose text contains term, or None."""
@@ -96,7 +118,7 @@ class Column:
         at = data.find(term, lo, hi)
         if at < 0:
             return None
-        starts, bounds, postings = self.starts, self.bounds, self.postings
+        starts, bounds, postings = self.arrays()
         last = len(starts) - 1
         groups: list[Sequence[int]] = []
         while at >= 0:
@@ -121,26 +143,51 @@ class Column:
         return set().union(*groups)
 
 
-@dataclass
 class Block:
-    """The index of one memory file."""
+    """The index of one memory file: its identity when read, per entry the day, title line
+    and byte span, and the two columns; it lives in `data` from `at` to `end`."""
 
-    rel: str
-    sig: Sig
-    digest: int  # CRC-32 of the file's bytes
-    flags: int
-    count: int
-    oldest: int  # day ordinals (0: no date)
-    newest: int
-    dates: Sequence[int]
-    lines: Sequence[int]  # 1-based line of each entry's title
-    spans: Sequence[int]  # byte start and end of each entry's section, interleaved
-    columns: tuple[Column, Column]
-    raw: bytes | memoryview  # the block as stored
+    __slots__ = ("rel", "sig", "digest", "flags", "count", "oldest", "newest", "columns",
+                 "data", "at", "end", "_arrays_at", "_dates")  # fmt: skip
+
+    def __init__(self, rel: str, head: tuple[int, ...], data: bytes, at: int, arrays_at: int,
+                 columns: tuple[Column, Column]) -> None:  # fmt: skip
+        self.rel = rel
+        self.sig: Sig = (head[1], head[2], head[3])
+        self.digest, self.flags, self.count, self.oldest, self.newest = head[4:9]
+        self.data, self.at, self.end = data, at, columns[1].end
+        self.columns = columns
+        self._arrays_at = arrays_at
+        self._dates: Sequence[int] | None = None
 
     @property
     def racy(self) -> bool:
         return bool(self.flags & RACY)
+
+    @property
+    def raw(self) -> memoryview:
+        return memoryview(self.data)[self.at : self.end]
+
+    @property
+    def dates(self) -> Sequence[int]:
+        """Day ordinal of each entry (0: no date)."""
+        if self._dates is None:
+            at = self._arrays_at
+            self._dates = memoryview(self.data)[at : at + 4 * self.count].cast(_U32)
+        return self._dates
+
+    def line(self, i: int) -> int:
+        """The 1-based line of entry i's title."""
+        at = self._arrays_at + 4 * self.count + 4 * i
+        return int(_U32_ONE.unpack_from(self.data, at)[0])
+
+    def span(self, i: int) -> tuple[int, int]:
+        """Byte start and end of entry i's section in the file."""
+        at = self._arrays_at + 8 * self.count + 16 * i
+        start, end = _SPAN.unpack_from(self.data, at)
+        if not start <= end or end - start > MAX_SECTION:
+            raise CorruptIndex("a section span out of range")
+        return int(start), int(end)
 
     def with_identity(self, sig: Sig, flags: int) -> Block:
         """The same words for a file that was checked unchanged under a new identity."""
@@ -151,12 +198,6 @@ class Block:
         block, _ = _parse_block(bytes(raw), 0)
         assert block is not None
         return block
-
-    def span(self, i: int) -> tuple[int, int]:
-        start, end = self.spans[2 * i], self.spans[2 * i + 1]
-        if not 0 <= start <= end or end - start > MAX_SECTION:
-            raise CorruptIndex("a section span out of range")
-        return start, end
 
 
 @dataclass(frozen=True)
@@ -224,51 +265,30 @@ def _column_parts(per_entry: Sequence[Iterable[str]]) -> tuple[bytes, array, arr
     return words, starts, bounds, postings
 
 
-def _cast(view: memoryview, start: int, count: int, code: str) -> tuple[Sequence[int], int]:
-    end = start + count * array(code).itemsize
-    if end > len(view):
-        raise ValueError("past the end")
-    return view[start:end].cast(code), end
-
-
 def _parse_block(data: bytes, at: int) -> tuple[Block | None, int]:
-    """The block at `at` and where the next one starts; (None, 0) when it does not fit."""
+    """The block at `at` and where the next one starts; (None, 0) when it does not fit.
+    Only sizes are checked here; the arrays are checked where they are used."""
     if at + _BLOCK.size > len(data):
         return None, 0
-    view = memoryview(data)
     head = _BLOCK.unpack_from(data, at)
-    rel_len, ino, size, mtime, digest, flags, count, oldest, newest = head[:9]
+    rel_len, count = head[0], head[6]
     pos = at + _BLOCK.size
     try:
-        if pos + rel_len > len(data):
-            return None, 0
         rel = data[pos : pos + rel_len].decode("utf-8")
-        pos += rel_len
-        dates, pos = _cast(view, pos, count, _U32)
-        lines, pos = _cast(view, pos, count, _U32)
-        spans, pos = _cast(view, pos, 2 * count, "Q")
-        columns = []
-        for c in range(2):
-            n_bytes, n_words, n_postings = head[9 + 3 * c : 12 + 3 * c]
-            lo = pos
-            pos += n_bytes
-            if pos > len(data):
-                return None, 0
-            starts, pos = _cast(view, pos, n_words, _U32)
-            bounds, pos = _cast(view, pos, n_words + 1, _U32)
-            postings, pos = _cast(view, pos, n_postings, _U32)
-            if bounds[0] != 0 or bounds[-1] != n_postings:
-                return None, 0
-            if n_words and (starts[0] != 0 or starts[-1] >= n_bytes):
-                return None, 0
-            columns.append(Column(data, lo, lo + n_bytes, starts, bounds, postings))
-    except (ValueError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         return None, 0
-    if not rel:
+    pos += rel_len
+    arrays_at = pos
+    pos += 24 * count  # dates and lines (4 bytes each), spans (2 x 8)
+    columns = []
+    for c in range(2):
+        n_bytes, n_words, n_postings = head[9 + 3 * c : 12 + 3 * c]
+        column = Column(data, pos, pos + n_bytes, n_words, n_postings)
+        columns.append(column)
+        pos = column.end
+    if not rel or pos > len(data):
         return None, 0
-    block = Block(rel, (ino, size, mtime), digest, flags, count, oldest, newest, dates, lines,
-                  spans, (columns[0], columns[1]), view[at:pos])  # fmt: skip
-    return block, pos
+    return Block(rel, head, data, at, arrays_at, (columns[0], columns[1])), pos
 
 
 def load(data: bytes) -> dict[str, Block] | None:

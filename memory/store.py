@@ -141,9 +141,14 @@ class MemoryStore:
     def files(self) -> list[str]:
         """Memory files that exist, relative to the root: profile, facts, then episodes."""
         found = [rel for rel in (PROFILE, FACTS) if (self.root / rel).is_file()]
-        episodes = self.root / EPISODES
-        if episodes.is_dir():
-            found.extend(f"{EPISODES}/{p.name}" for p in sorted(episodes.glob("*.md")))
+        try:
+            with os.scandir(self.root / EPISODES) as listing:
+                # Names, not Paths: sorting a thousand Paths costs more than the search.
+                # normcase: `*.MD` counts on Windows and names sort as Path sorts them there.
+                names = [e.name for e in listing if os.path.normcase(e.name).endswith(".md")]
+        except (FileNotFoundError, NotADirectoryError):
+            return found
+        found.extend(f"{EPISODES}/{name}" for name in sorted(names, key=os.path.normcase))
         return found
 
     def file_for(self, kind: str, day: str) -> str:
@@ -186,7 +191,7 @@ class MemoryStore:
                         read_entry(self.path_of(c.block.rel), c.block, c.number),
                         c.score,
                         c.block.rel,
-                        c.block.lines[c.number],
+                        c.block.line(c.number),
                     )
                     for c in ranked
                 ]
@@ -376,9 +381,10 @@ class MemoryStore:
             known = self._read_search_index()
         current: dict[str, Block] = {}
         dirty = False
+        root = os.fspath(self.root)
         for rel in self.files():
             try:
-                st = os.stat(self.path_of(rel))
+                st = os.stat(os.path.join(root, rel))
             except FileNotFoundError:
                 continue  # gone since the listing: nothing to search there
             except OSError as exc:

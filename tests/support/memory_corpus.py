@@ -23,7 +23,7 @@ QUERIES = (
     "docker port proxy",  # common words: many entries score
     "how do I deploy with kubectl",
     "数据库 服务器",
-    "kitolu zeboan",  # made-up words: a handful of entries
+    "zebrafish quokka",  # rare words: one entry in 997, one in 10,007
 )
 
 
@@ -44,6 +44,7 @@ def write_corpus(root: Path, n: int, *, seed: int = 7, today: date | None = None
 
     def entry(i: int, kind: str, day: date) -> Entry:
         words = rng.choices(vocab, weights, k=rng.randint(6, 24))
+        words += ["zebrafish"] * (i % 997 == 0) + ["quokka"] * (i % 10007 == 0)
         tags = tuple(rng.sample(TOOLS, rng.randint(0, 2)))
         key = f"{kind}:{rng.choice(vocab)}_{i}"
         return Entry(key, kind, " ".join(words), tags, day.isoformat())
