@@ -8,7 +8,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,14 +61,22 @@ class StoreLock:
                 self._file_lock.release()
 
 
-def atomic_write(path: Path, text: str | bytes, *, durable: bool = True) -> None:
-    """Write text (UTF-8) or bytes so readers see the old file or the new one, never half."""
+def atomic_write(
+    path: Path, text: str | bytes | Sequence[bytes | memoryview], *, durable: bool = True
+) -> None:
+    """Write text (UTF-8), bytes or pieces of bytes so readers see the old file or the new
+    one, never half of either."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    if isinstance(text, str):
+        pieces: Sequence[bytes | memoryview] = [text.encode("utf-8")]
+    elif isinstance(text, bytes):
+        pieces = [text]
+    else:
+        pieces = text
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            handle.writelines(pieces)
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())

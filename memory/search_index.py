@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
+from typing import Literal
 
 from termwise.memory.format import Entry, parse_text
 from termwise.memory.retrieve import WORD_RUN_RE
@@ -47,7 +48,7 @@ _COUNT = struct.Struct("<I")
 _BLOCK = struct.Struct("<HQQqIBIII" + "III" * 2)
 RACY = 1  # the file changed too close to its reading for its mtime to vouch for it
 KEY, TEXT = 0, 1
-_U32 = "I"
+_U32: Literal["I"] = "I"
 _U32_ONE = struct.Struct("=I")
 _SPAN = struct.Struct("=QQ")
 MAX_SECTION = 1 << 26  # bytes; a longer span is a damaged index, not a memory
@@ -85,7 +86,7 @@ class Column:
     """One inverted index of a block: its word list lives in `data` between `lo` and `hi`,
     each word followed by b"\\n"; its arrays are read on the first match."""
 
-    __slots__ = ("data", "lo", "hi", "_at", "_words", "_postings", "_arrays")
+    __slots__ = ("_arrays", "_at", "_postings", "_words", "data", "hi", "lo")
 
     def __init__(self, data: bytes, lo: int, hi: int, words: int, postings: int) -> None:
         self.data, self.lo, self.hi = data, lo, hi
@@ -147,8 +148,21 @@ class Block:
     """The index of one memory file: its identity when read, per entry the day, title line
     and byte span, and the two columns; it lives in `data` from `at` to `end`."""
 
-    __slots__ = ("rel", "sig", "digest", "flags", "count", "oldest", "newest", "columns",
-                 "data", "at", "end", "_arrays_at", "_dates")  # fmt: skip
+    __slots__ = (
+        "_arrays_at",
+        "_dates",
+        "at",
+        "columns",
+        "count",
+        "data",
+        "digest",
+        "end",
+        "flags",
+        "newest",
+        "oldest",
+        "rel",
+        "sig",
+    )  # fmt: skip
 
     def __init__(self, rel: str, head: tuple[int, ...], data: bytes, at: int, arrays_at: int,
                  columns: tuple[Column, Column]) -> None:  # fmt: skip
@@ -248,10 +262,12 @@ def build_block(rel: str, sig: Sig, digest: int, flags: int, entries: Sequence[L
     return block
 
 
-def _column_parts(per_entry: Sequence[Iterable[str]]) -> tuple[bytes, array, array, array]:
+def _column_parts(
+    per_entry: Sequence[Iterable[str]],
+) -> tuple[bytes, array[int], array[int], array[int]]:
     table: dict[str, list[int]] = {}
-    for i, words in enumerate(per_entry):
-        for word in set(words):
+    for i, found in enumerate(per_entry):
+        for word in set(found):
             table.setdefault(word, []).append(i)
     encoded = [word.encode("utf-8", "surrogatepass") for word in table]
     starts = array(_U32, accumulate((len(w) + 1 for w in encoded), initial=0))
@@ -317,11 +333,15 @@ def load(data: bytes) -> dict[str, Block] | None:
     return blocks
 
 
-def dump(blocks: Iterable[Block]) -> bytes:
-    """The index file for these blocks."""
+def dump(blocks: Iterable[Block]) -> list[bytes | memoryview]:
+    """The index file for these blocks, in pieces (joining them would double the memory)."""
     items = list(blocks)
-    body = b"".join([build_identity(), b"\n", _COUNT.pack(len(items)), *(b.raw for b in items)])
-    return _HEAD.pack(MAGIC, zlib.crc32(body), len(body)) + body
+    body: list[bytes | memoryview] = [build_identity() + b"\n", _COUNT.pack(len(items))]
+    body += [b.raw for b in items]
+    crc = 0
+    for piece in body:
+        crc = zlib.crc32(piece, crc)
+    return [_HEAD.pack(MAGIC, crc, sum(len(piece) for piece in body)), *body]
 
 
 @dataclass(frozen=True)

@@ -133,9 +133,7 @@ def _calls(fn) -> int:
 def _index_of(tmp_path: Path, entries: int, words: str) -> bytes:
     root = tmp_path / f"m{entries}"
     root.mkdir()
-    body = "".join(
-        f"## k:{i}\n- type: fact\n- content: {words} {i}\n\n" for i in range(entries)
-    )
+    body = "".join(f"## k:{i}\n- type: fact\n- content: {words} {i}\n\n" for i in range(entries))
     (root / "facts.md").write_text(body, encoding="utf-8")
     MemoryStore(root).search("warm")
     return (root / SEARCH_INDEX).read_bytes()

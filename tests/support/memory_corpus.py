@@ -52,7 +52,9 @@ def write_corpus(root: Path, n: int, *, seed: int = 7, today: date | None = None
     root.mkdir(parents=True, exist_ok=True)
     n_profile = max(1, n // 100)
     n_facts = max(1, n // 10)
-    profile = [entry(i, "profile", end - timedelta(days=rng.randint(0, 900))) for i in range(n_profile)]
+    profile = [
+        entry(i, "profile", end - timedelta(days=rng.randint(0, 900))) for i in range(n_profile)
+    ]
     facts = [
         entry(n_profile + i, "fact", end - timedelta(days=rng.randint(0, 900)))
         for i in range(n_facts)
