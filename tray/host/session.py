@@ -10,7 +10,6 @@ import time
 from collections.abc import Callable
 
 from termwise.agent.base.types import RunOutcome, SessionContext
-from termwise.agent.suggest.flows import session_context
 from termwise.tray.host.errors import CommandRefused, SessionEnded
 from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
@@ -451,6 +450,10 @@ class Session:
 
     def context(self, n: int = 5) -> SessionContext:
         """What a suggestion turn needs to know about this session."""
+        # Imported here: it brings the prompt and redaction modules, which an idle host
+        # (`termwise serve`, whose clients build their own context) never needs.
+        from termwise.agent.suggest.flows import session_context
+
         return session_context(
             [b.to_agent_block() for b in self.blocks(n)],
             shell=self.shell,
