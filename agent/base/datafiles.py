@@ -27,6 +27,53 @@ FOLDER = "yaml"
 Check = Callable[[list[Any]], object]
 
 
+class CacheEntry:
+    """One cached value for a set of source files, keyed on their state when it was made.
+
+    The key is taken when the entry is made, before the caller reads the files, so a file
+    changed while its data is being built is seen at the next start, never hidden.
+    """
+
+    def __init__(self, name: str, paths: Sequence[Path], cache_dir: Path | None = None) -> None:
+        try:
+            self.key: dict[str, Any] | None = _key(paths)
+        except OSError:
+            self.key = None  # a file that cannot be stat'ed: its reader raises the error
+        self.path = _entry_path(name, paths, cache_dir) if self.key is not None else None
+
+    def read(self) -> Any | None:
+        """The cached value, or None on a miss (absent, stale, unreadable or corrupt)."""
+        if self.path is None:
+            return None
+        try:
+            stored = json.loads(self.path.read_bytes())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(stored, dict) or stored.get("key") != self.key:
+            return None
+        return stored.get("data")
+
+    def write(self, data: Any) -> bool:
+        """Store `data` if JSON keeps it exactly (atomically; failures only cost a parse)."""
+        if self.path is None:
+            return False
+        try:
+            text = json.dumps({"key": self.key, "data": data}, ensure_ascii=False,
+                              separators=(",", ":"))  # fmt: skip
+        except (TypeError, ValueError):
+            return False  # not JSON data (a YAML date …): parse it every time
+        if json.loads(text)["data"] != data:
+            return False  # JSON would change it (integer keys become strings)
+        from termwise.agent.base.fileio import atomic_write
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(self.path, text, durable=False)
+        except OSError:
+            return False  # a read-only or full cache folder: the next start parses again
+        return True
+
+
 def load_yaml_files(
     name: str,
     paths: Sequence[Path],
@@ -39,20 +86,14 @@ def load_yaml_files(
     `check` runs on freshly parsed documents before they are cached; when it raises, the
     error propagates and nothing is cached, so a hit never skips a check that would fail.
     """
-    try:
-        key: dict[str, Any] | None = _key(paths)
-    except OSError:
-        key = None  # a file that cannot be stat'ed is read (and its error raised) below
-    entry = _entry_path(name, paths, cache_dir) if key is not None else None
-    if entry is not None and key is not None:
-        cached = _read_entry(entry, key)
-        if cached is not None:
-            return cached
+    entry = CacheEntry(name, paths, cache_dir)
+    cached = entry.read()
+    if isinstance(cached, list) and len(cached) == len(paths):
+        return cached
     docs = [parse_yaml(path.read_text(encoding="utf-8")) for path in paths]
     if check is not None:
         check(docs)
-    if entry is not None and key is not None:
-        _write_entry(entry, key, docs)
+    entry.write(docs)
     return docs
 
 
@@ -64,11 +105,7 @@ def resource_yaml(
     cache_dir: Path | None = None,
 ) -> list[Any]:
     """The parsed documents of data files inside `termwise.resources` ("safety/posix.yaml")."""
-    from importlib.util import find_spec
-
-    spec = find_spec("termwise.resources")
-    origin = spec.origin if spec is not None else None
-    folder = Path(origin).parent if origin else None
+    folder = resources_folder()
     if folder is not None and all((folder / f).is_file() for f in files):
         return load_yaml_files(name, [folder / f for f in files], check=check, cache_dir=cache_dir)
     # Not plain files (a zip import): read them through importlib, uncached.
@@ -79,6 +116,21 @@ def resource_yaml(
     if check is not None:
         check(docs)
     return docs
+
+
+def resources_folder() -> Path | None:
+    """The folder of `termwise.resources` when it is plain files (an install, a frozen app).
+
+    Found without importlib.resources, which brings zipfile and ~1 MiB into every process
+    that reads one shipped file (the host reads the shell scripts).
+    """
+    from importlib.util import find_spec
+
+    spec = find_spec("termwise.resources")
+    origin = spec.origin if spec is not None else None
+    if not origin or not os.path.isfile(origin):
+        return None
+    return Path(origin).parent
 
 
 def parse_yaml(text: str) -> Any:
@@ -127,30 +179,3 @@ def _entry_path(name: str, paths: Sequence[Path], cache_dir: Path | None) -> Pat
     folder = (cache_dir if cache_dir is not None else default_cache_dir()) / FOLDER
     crc = zlib.crc32("\0".join(str(p) for p in paths).encode("utf-8", "surrogatepass"))
     return folder / f"{name}-{crc:08x}.json"
-
-
-def _read_entry(entry: Path, key: dict[str, Any]) -> list[Any] | None:
-    try:
-        stored = json.loads(entry.read_bytes())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(stored, dict) or stored.get("key") != key:
-        return None
-    docs = stored.get("data")
-    return docs if isinstance(docs, list) else None
-
-
-def _write_entry(entry: Path, key: dict[str, Any], docs: list[Any]) -> None:
-    try:
-        text = json.dumps({"key": key, "data": docs}, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return  # not JSON data (a YAML date …): parse it every time
-    if json.loads(text)["data"] != docs:
-        return  # JSON would change it (integer keys become strings): parse it every time
-    from termwise.agent.base.fileio import atomic_write
-
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic_write(entry, text, durable=False)
-    except OSError:
-        pass  # a read-only or full cache folder: the next start parses again
