@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.harness import Desktop, TrayProcess, stop, wait_until
+from tests.e2e.harness import ARTIFACTS, Desktop, TrayProcess, stop, wait_until
 
 OVERLAY_TITLE = "^Termwise$"
 APPROVAL_TITLE = "^Run this command\\?$"
@@ -177,6 +177,9 @@ class Terminal:
         self.proc: subprocess.Popen[bytes] | None = None
         self.window = ""
         self.session = ""
+        # Everything the xterm received, as xterm itself logs it: what the person saw,
+        # including lines Termwise shows in the terminal but the shell never printed.
+        self.screen_log = ARTIFACTS / "journeys" / f"{title}.xterm.log"
 
     def start(self) -> Terminal:
         before = {s["id"] for s in self.desk.sessions()}
@@ -184,8 +187,11 @@ class Terminal:
         command += ["--shell", self.shell]
         if self.cwd is not None:
             command += ["--cwd", str(self.cwd)]
+        self.screen_log.parent.mkdir(parents=True, exist_ok=True)
+        self.screen_log.unlink(missing_ok=True)
+        xterm = ["xterm", "-T", self.title, "-geometry", "110x32+40+40"]
         self.proc = subprocess.Popen(
-            ["xterm", "-T", self.title, "-geometry", "110x32+40+40", "-e", *command],
+            [*xterm, "-l", "-lf", str(self.screen_log), "-e", *command],
             env=self.desk.env,
             cwd=self.cwd,
             stdout=subprocess.DEVNULL,
@@ -238,6 +244,17 @@ class Terminal:
         self.desk.type(command)
         self.desk.key("Return")
         return self.wait_blocks(count + 1)[count]
+
+    def received(self) -> str:
+        """What the xterm has received so far (escape sequences and all)."""
+        try:
+            return self.screen_log.read_bytes().decode("utf-8", "replace")
+        except FileNotFoundError:
+            return ""
+
+    def wait_shown(self, text: str) -> None:
+        """Wait until the terminal has shown `text` (a prompt, an outcome line)."""
+        wait_until(lambda: text in self.received(), WAIT, f"{text!r} in {self.title}", step=0.2)
 
     def close(self) -> None:
         stop(self.proc, grace=5)
