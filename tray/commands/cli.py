@@ -130,8 +130,7 @@ def modules_for(argv: Sequence[str]) -> Sequence[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    parser = build_parser(modules_for(argv))
-    args = parser.parse_args(argv)
+    args = build_parser(modules_for(argv)).parse_args(argv)  # the parser is not kept alive
     if args.smoke_test:
         from termwise.tray.system.smoke import run_smoke_test
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-import platform
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +39,14 @@ FIRST_PROMPT_WAIT = 15.0  # how long a new shell's first prompt is awaited befor
 
 DataCallback = Callable[[bytes], None]
 EndCallback = Callable[[int | None], None]
+
+
+def os_name() -> str:
+    """What platform.system() says ("Linux", "Windows", "Darwin"), without importing platform
+    into the host for one word."""
+    if sys.platform == "win32":
+        return "Windows"
+    return os.uname().sysname
 
 
 class Session:
@@ -459,7 +467,7 @@ class Session:
             shell=self.shell,
             cwd=self.cwd,
             session_id=self.id,
-            os_name=platform.system(),
+            os_name=os_name(),
             has_marks=self.has_marks,
             screen_text="" if self.has_marks else self.screen_text(),
         )
