@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
-import platform
+import sys
 import threading
 import time
 from collections.abc import Callable
 
 from termwise.agent.base.types import RunOutcome, SessionContext
-from termwise.agent.suggest.flows import session_context
 from termwise.tray.host.errors import CommandRefused, SessionEnded
 from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
@@ -40,6 +39,14 @@ FIRST_PROMPT_WAIT = 15.0  # how long a new shell's first prompt is awaited befor
 
 DataCallback = Callable[[bytes], None]
 EndCallback = Callable[[int | None], None]
+
+
+def os_name() -> str:
+    """What platform.system() says ("Linux", "Windows", "Darwin"), without importing platform
+    into the host for one word."""
+    if sys.platform == "win32":
+        return "Windows"
+    return os.uname().sysname
 
 
 class Session:
@@ -454,12 +461,16 @@ class Session:
 
     def context(self, n: int = 5) -> SessionContext:
         """What a suggestion turn needs to know about this session."""
+        # Imported here: it brings the prompt and redaction modules, which an idle host
+        # (`termwise serve`, whose clients build their own context) never needs.
+        from termwise.agent.suggest.flows import session_context
+
         return session_context(
             [b.to_agent_block() for b in self.blocks(n)],
             shell=self.shell,
             cwd=self.cwd,
             session_id=self.id,
-            os_name=platform.system(),
+            os_name=os_name(),
             has_marks=self.has_marks,
             screen_text="" if self.has_marks else self.screen_text(),
         )
