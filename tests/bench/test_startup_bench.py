@@ -11,6 +11,7 @@ leaves bytecode behind where PYTHONDONTWRITEBYTECODE would keep it from being wr
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -62,13 +63,17 @@ def tmux_pane() -> Iterator[list[str]]:
 COMMANDS = ("echo hello", "ls /", "printf 'a\\nb\\nc\\n'", "false", "uname -a")
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of one whole run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, env=env, timeout=60)  # fmt: skip
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert done.returncode == 0, f"{argv}: exit {done.returncode}: {done.stderr!r}"
-    return seconds
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu
 
 
 def test_cli_startup(serve: ServeProcess, tmux_pane: list[str]) -> None:
@@ -88,15 +93,18 @@ def test_cli_startup(serve: ServeProcess, tmux_pane: list[str]) -> None:
     for argv in sides.values():  # warm-up: page cache, bytecode, the rules cache
         timed(argv, env)
     times: dict[str, list[float]] = {name: [] for name in sides}
+    cpus: dict[str, list[float]] = {name: [] for name in sides}
     for _ in range(ROUNDS):
         for name, argv in sides.items():
-            times[name].append(timed(argv, env))
+            seconds, cpu = timed(argv, env)
+            times[name].append(seconds)
+            cpus[name].append(cpu)
     load = os.getloadavg()
     print(f"\nCLI start-up, whole process, {ROUNDS} interleaved rounds "
           f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}); seconds")  # fmt: skip
-    print(f"  {'side':<20} {'min  median    max':>26}")
+    print(f"  {'side':<20} {'wall: min  median    max':>26}   {'cpu: min  median    max':>25}")
     for name, values in times.items():
-        print(f"  {name:<20} {spread(values)}")
+        print(f"  {name:<20} {spread(values)}   {spread(cpus[name])}")
     base = statistics.median(times["python -c pass"])
     print("  ratios of medians (rounds' own ratios in brackets):")
     for name in ("termwise --version", "termwise check", "termwise context", "termwise sessions"):
