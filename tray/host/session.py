@@ -293,9 +293,12 @@ class Session:
                 on_data(line)
             except Exception:
                 log.debug("could not show a notice to a client", exc_info=True)
+        # Only a prompt that is up can redraw. Between a command's end and its next prompt
+        # the terminal driver would echo the key as `^[[9274~` (the prompt, still to come,
+        # is drawn below the notice anyway); a running command would read it.
         with self._lock:
-            running = self._parser.command_running
-        if self.line_support and not running and self.shell in ("bash", "zsh"):
+            prompt_up = self._parser.prompt_up
+        if self.line_support and prompt_up and self.shell in ("bash", "zsh"):
             try:
                 self.write(READLINE_REDRAW)
             except SessionEnded:
