@@ -215,7 +215,7 @@ class Block:
 
 
 @dataclass(frozen=True)
-class Located:
+class Spanned:
     """An entry of the file being indexed: the entry, its title line and its byte span."""
 
     entry: Entry
@@ -230,7 +230,7 @@ def line_offsets(data: bytes) -> list[int]:
     return [total + i for i, total in enumerate(lengths)]
 
 
-def build_block(rel: str, sig: Sig, digest: int, flags: int, entries: Sequence[Located]) -> Block:
+def build_block(rel: str, sig: Sig, digest: int, flags: int, entries: Sequence[Spanned]) -> Block:
     """Index the entries of one file (read when it had identity `sig` and CRC `digest`)."""
     dates = array(_U32)
     for item in entries:

@@ -47,6 +47,7 @@ from termwise.memory.search_index import (
     RACY,
     Block,
     CorruptIndex,
+    Spanned,
     StaleIndex,
     build_block,
     dump,
@@ -56,7 +57,6 @@ from termwise.memory.search_index import (
     rank,
     read_entry,
 )
-from termwise.memory.search_index import Located as Spanned
 
 log = logging.getLogger(__name__)
 
