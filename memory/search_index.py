@@ -401,14 +401,16 @@ def rank(blocks: Sequence[Block], terms: Sequence[str], n: int, today: int,
         floor, above = score, above + histogram[score]
         if above >= n:
             break
-    found = [
-        Candidate(score, block.dates[i], base + i, block, i)
-        for block, base, scores, spread in scored
-        if max(spread) >= floor
-        for i, score in scores.items()
-        if score >= floor
+    found: list[tuple[int, int, int, int]] = []  # score, day, order, which block
+    for which, (block, base, scores, spread) in enumerate(scored):
+        if max(spread) >= floor:
+            dates = block.dates
+            found += [(s, dates[i], base + i, which) for i, s in scores.items() if s >= floor]
+    best = heapq.nlargest(n, found)  # the order makes every tuple distinct: no ties left
+    return [
+        Candidate(score, day, order, scored[which][0], order - scored[which][1])
+        for score, day, order, which in best
     ]
-    return heapq.nlargest(n, found, key=lambda c: (c.score, c.day, c.order))
 
 
 def read_entry(path: Path, block: Block, number: int) -> Entry:
