@@ -422,7 +422,7 @@ def read_entry(path: Path, block: Block, number: int) -> Entry:
             handle.seek(start)
             raw = handle.read(end - start)
             after = os.fstat(handle.fileno())
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a name with a NUL in it
         raise StaleIndex(block.rel) from None
     for st in (before, after):
         if file_sig(st.st_ino, st.st_size, st.st_mtime_ns) != block.sig:
