@@ -111,3 +111,14 @@ def test_host_client_commands_load_no_heavy_library(serve: ServeProcess) -> None
         # dataclasses (with inspect, ast, dis) was a tenth of `context`'s start.
         assert "dataclasses" not in modules, args
         assert "termwise.tray.commands.agent" not in modules, args
+
+
+def test_the_ask_word_loads_no_heavy_library_without_a_model(serve: ServeProcess) -> None:
+    """`??` after a failed command, with no model set up: rules only, no SDK, Qt or YAML."""
+    sid = str(serve.client.create("bash")["id"])
+    serve.run_command(sid, "git psuh")
+    args = ["ask", "--from-prompt", "--plain", "--session", sid]
+    _modules_after(args)  # the first run fills the rules-data cache
+    rc, modules = _modules_after(args)
+    assert rc in (0, 1, 3), rc  # suggestions, none, or "no model" for what rules miss
+    assert not _heavy(modules), _heavy(modules)
