@@ -90,5 +90,6 @@ def test_deploy_word_runs_the_plan_in_the_named_folder(
     assert Path((proj / "where.txt").read_text().strip()).resolve() == proj.resolve()
     assert not (here / "where.txt").exists()  # ... not where `deploy` was typed
     term.wait_shown("[termwise deploy: completed; log: ")  # the outcome, in the terminal
+    assert "^[[9274~" not in term.received()  # no echoed key around the notice
     assert script.plan_requests and "Every command runs in" in script.plan_requests[-1]
     screenshot(desk.desktop, "deploy-word.png")
