@@ -215,7 +215,7 @@ class Block:
 
 
 @dataclass(frozen=True)
-class Located:
+class Spanned:
     """An entry of the file being indexed: the entry, its title line and its byte span."""
 
     entry: Entry
@@ -230,7 +230,7 @@ def line_offsets(data: bytes) -> list[int]:
     return [total + i for i, total in enumerate(lengths)]
 
 
-def build_block(rel: str, sig: Sig, digest: int, flags: int, entries: Sequence[Located]) -> Block:
+def build_block(rel: str, sig: Sig, digest: int, flags: int, entries: Sequence[Spanned]) -> Block:
     """Index the entries of one file (read when it had identity `sig` and CRC `digest`)."""
     dates = array(_U32)
     for item in entries:
@@ -401,14 +401,16 @@ def rank(blocks: Sequence[Block], terms: Sequence[str], n: int, today: int,
         floor, above = score, above + histogram[score]
         if above >= n:
             break
-    found = [
-        Candidate(score, block.dates[i], base + i, block, i)
-        for block, base, scores, spread in scored
-        if max(spread) >= floor
-        for i, score in scores.items()
-        if score >= floor
+    found: list[tuple[int, int, int, int]] = []  # score, day, order, which block
+    for which, (block, base, scores, spread) in enumerate(scored):
+        if max(spread) >= floor:
+            dates = block.dates
+            found += [(s, dates[i], base + i, which) for i, s in scores.items() if s >= floor]
+    best = heapq.nlargest(n, found)  # the order makes every tuple distinct: no ties left
+    return [
+        Candidate(score, day, order, scored[which][0], order - scored[which][1])
+        for score, day, order, which in best
     ]
-    return heapq.nlargest(n, found, key=lambda c: (c.score, c.day, c.order))
 
 
 def read_entry(path: Path, block: Block, number: int) -> Entry:
@@ -420,7 +422,7 @@ def read_entry(path: Path, block: Block, number: int) -> Entry:
             handle.seek(start)
             raw = handle.read(end - start)
             after = os.fstat(handle.fileno())
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a name with a NUL in it
         raise StaleIndex(block.rel) from None
     for st in (before, after):
         if file_sig(st.st_ino, st.st_size, st.st_mtime_ns) != block.sig:

@@ -19,6 +19,7 @@ import logging
 import os
 import re
 import shutil
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable
@@ -47,6 +48,7 @@ from termwise.memory.search_index import (
     RACY,
     Block,
     CorruptIndex,
+    Spanned,
     StaleIndex,
     build_block,
     dump,
@@ -56,7 +58,6 @@ from termwise.memory.search_index import (
     rank,
     read_entry,
 )
-from termwise.memory.search_index import Located as Spanned
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ SEARCH_INDEX = "index/search.bin"
 # same mtime tick (FAT keeps 2 s): its block is trusted only after comparing its bytes.
 RACY_NS = 2_000_000_000
 SEARCH_TRIES = 3  # rebuild a block that went stale under a search this often, then scan
+READ_TRIES, READ_PAUSE = 20, 0.05  # a Windows reader waits out a writer's replace
 _INDEX_HEADER = "# termwise memory index, format 1: key, file, type, updated_at"
 Sig = tuple[int, int, int]
 _BAD_TAG = re.compile(r"[,\r\n\t]")
@@ -440,11 +442,18 @@ class MemoryStore:
         return block.with_identity(sig, block.flags & ~RACY)
 
     def _read_search_index(self) -> dict[str, Block]:
-        try:
-            with open(self.search_index_path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            return {}
+        for attempt in range(READ_TRIES):
+            try:
+                with open(self.search_index_path, "rb") as handle:
+                    data = handle.read()
+                break
+            except PermissionError:
+                # Windows: another process is replacing it this instant.
+                if sys.platform != "win32" or attempt == READ_TRIES - 1:
+                    return {}
+                time.sleep(READ_PAUSE)
+            except OSError:
+                return {}
         blocks = load(data)
         if blocks is None:
             log.info("memory search index unreadable, rebuilding it from the files")

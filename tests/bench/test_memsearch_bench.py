@@ -129,7 +129,10 @@ def test_mem_search_whole_process_and_in_process(tmp_path: Path) -> None:
             t = statistics.median(mine.seconds) / statistics.median(theirs.seconds)
             m = statistics.median(mine.mib) / statistics.median(theirs.mib)
             print(f"  {size:>8} termwise / {peer:<24} time {t:6.2f}x  peak RSS {m:5.2f}x")
-            if key != "scan":  # the scan is the old path, not a limit to hold against
+            if key == "bare":
+                # Budgets only where the ratio holds still under load: two Python starts
+                # slow down together, while grep's few milliseconds swing by 3x; the scan
+                # is the old path, not a limit.
                 budget(f"memsearch.{size}.termwise_per_{key}.time", t)
                 budget(f"memsearch.{size}.termwise_per_{key}.rss", m)
     top = results[SIZES[-1]]["termwise (common words)"]
@@ -140,8 +143,9 @@ def test_mem_search_whole_process_and_in_process(tmp_path: Path) -> None:
     print(f"\nin-process top-3 at 10k, warm (ms per search, {ROUNDS} rounds x 4 queries x 20):")
     print(f"  indexed store.search     {spread(in_process)}   (goal <= 5 ms)")
     print(f"  cached Retriever (before) {spread(retriever_ms)}")
-    ratio = statistics.median(in_process) / statistics.median(retriever_ms)
-    print(f"  indexed / cached Retriever: {ratio:.2f}x")
+    pairs = [a / b for a, b in zip(in_process, retriever_ms, strict=True)]
+    ratio = statistics.median(pairs)
+    print(f"  indexed / cached Retriever: {ratio:.2f}x (median of {len(pairs)} pairs)")
     budget("memsearch.10000.inprocess_per_retriever.time", ratio)
 
 
