@@ -1,14 +1,15 @@
 """Parsed YAML data files, kept as JSON in the user's cache folder, so a command does not
-import and run the YAML parser at every start (`termwise check` read its rules this way).
+load and run the YAML parser at every start (the safety rules, the rules tier's data and a
+clean config.yaml are read this way).
 
-One entry per set of files: `<cache_dir>/yaml/<name>-<crc of the paths>.json`, holding a key
-and the parsed documents. The key records each source file's path, size, modification and
-change times in nanoseconds and inode, the Python version, the PyYAML install and this
-module's format number; any difference is a miss: the files are parsed again and the entry rewritten
-(atomically, so a reader sees an old entry or a new one). Only data that survives a JSON
-round trip unchanged is cached (YAML dates or integer keys would not), so a hit gives
-exactly what the parser gives. A missing, unreadable or corrupt entry is a miss, and a
-cache folder that cannot be written costs only the parse.
+One entry per name: `<cache_dir>/yaml/<name>.json`, holding a key and the parsed data. The
+key records each source file's path, size, modification and change times (ns) and inode,
+the Python version, the PyYAML install and this module's format number; any difference is
+a miss: the files are parsed again and the entry rewritten (atomically, so a reader sees
+an old entry or a new one). Only data that survives a JSON round trip unchanged is cached
+(YAML dates or integer keys would not), so a hit gives exactly what the parser gives. A
+missing, unreadable or corrupt entry is a miss, and a cache folder that cannot be written
+costs only the parse.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ class CacheEntry:
             self.key: dict[str, Any] | None = _key(paths)
         except OSError:
             self.key = None  # a file that cannot be stat'ed: its reader raises the error
-        self.path = _entry_path(name, paths, cache_dir) if self.key is not None else None
+        self.path = _entry_path(name, cache_dir) if self.key is not None else None
 
     def read(self) -> Any | None:
         """The cached value, or None on a miss (absent, stale, unreadable or corrupt)."""
@@ -175,7 +175,8 @@ def _yaml_stamp() -> str:
     return f"{origin}:{st.st_size}:{st.st_mtime_ns}"
 
 
-def _entry_path(name: str, paths: Sequence[Path], cache_dir: Path | None) -> Path:
+def _entry_path(name: str, cache_dir: Path | None) -> Path:
+    # One entry per name, whatever the files' paths: an install moved or frozen into a new
+    # folder replaces its entry (the key tells them apart) instead of adding one per path.
     folder = (cache_dir if cache_dir is not None else default_cache_dir()) / FOLDER
-    crc = zlib.crc32("\0".join(str(p) for p in paths).encode("utf-8", "surrogatepass"))
-    return folder / f"{name}-{crc:08x}.json"
+    return folder / f"{name}.json"

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -57,6 +58,7 @@ class Desktop:
         self.xvfb: subprocess.Popen[bytes] | None = None
         self.trayer: subprocess.Popen[bytes] | None = None
         self.wm: subprocess.Popen[bytes] | None = None
+        self.wm_output = tempfile.TemporaryFile()  # its complaints, for the failure message
         self.window_manager = window_manager
         self.display = ""
 
@@ -72,6 +74,9 @@ class Desktop:
                 "1280x800x24",
                 "-nolisten",
                 "tcp",
+                # Without it Xvfb resets whenever its last client leaves: a client that
+                # connects just then (a window manager at start) is refused.
+                "-noreset",
             ],
             pass_fds=(write_fd,),
             stdout=subprocess.DEVNULL,
@@ -87,8 +92,8 @@ class Desktop:
             self.wm = subprocess.Popen(
                 [self.window_manager],
                 env=self.env(),
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stdout=self.wm_output,
+                stderr=subprocess.STDOUT,
             )
             wait_until(self._wm_ready, 30, f"{self.window_manager} to manage the screen")
         self.trayer = subprocess.Popen(
@@ -115,7 +120,9 @@ class Desktop:
     def _wm_ready(self) -> bool:
         """An EWMH window manager announces itself on the root window."""
         if self.wm is not None and self.wm.poll() is not None:
-            raise AssertionError(f"{self.window_manager} exited ({self.wm.returncode})")
+            self.wm_output.seek(0)
+            said = self.wm_output.read().decode(errors="replace")[-2000:]
+            raise AssertionError(f"{self.window_manager} exited ({self.wm.returncode}): {said}")
         from Xlib import X, display  # python-xlib: a dependency on Linux
 
         screen = display.Display(self.display)
@@ -151,6 +158,7 @@ class Desktop:
     def close(self) -> None:
         stop(self.trayer)
         stop(self.wm)
+        self.wm_output.close()
         stop(self.xvfb)
 
 

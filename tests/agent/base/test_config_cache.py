@@ -14,7 +14,7 @@ from termwise.agent.base.config_schema import Config, ProviderConfig
 
 
 def _entries(home: Path) -> list[Path]:
-    return sorted((home / "cache" / "yaml").glob("config-*.json"))
+    return sorted((home / "cache" / "yaml").glob("config.json"))
 
 
 def _config(tmp_path: Path) -> Path:

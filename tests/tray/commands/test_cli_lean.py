@@ -122,3 +122,25 @@ def test_the_ask_word_loads_no_heavy_library_without_a_model(serve: ServeProcess
     rc, modules = _modules_after(args)
     assert rc in (0, 1, 3), rc  # suggestions, none, or "no model" for what rules miss
     assert not _heavy(modules), _heavy(modules)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/<pid>/maps")
+def test_an_idle_host_with_a_warm_config_has_no_yaml_parser(termwise_home: Path) -> None:
+    """`termwise serve` reads a config that parsed cleanly before from the cache: PyYAML's
+    C extension (mapped whenever yaml is imported) is not in the host's memory."""
+    import yaml
+    from termwise.agent.base.config import load_config
+    from termwise.agent.base.paths import resolve_paths
+
+    assert yaml.__with_libyaml__  # else the check below would prove nothing
+    config_file = resolve_paths().config_file
+    load_config(config_file)  # creates the default file
+    load_config(config_file)  # parses it and fills the cache
+    serve = ServeProcess(termwise_home)
+    try:
+        serve.client.create("bash")
+        maps = Path(f"/proc/{serve.proc.pid}/maps").read_text()
+    finally:
+        serve.stop()
+    assert "_yaml" not in maps
+    assert "PySide6" not in maps and "Qt6" not in maps
