@@ -8,11 +8,14 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from filelock import FileLock, Timeout
 from termwise.memory.errors import MemoryStoreError
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 LOCK_TIMEOUT = 30.0  # seconds; a writer holds it for milliseconds
 
@@ -24,14 +27,25 @@ class StoreLock:
         self.path = path
         self.timeout = timeout
         self._thread_lock = threading.RLock()
-        # Short polls: writers hold the lock for milliseconds, the default 50 ms poll
-        # would make two busy writers crawl.
-        self._file_lock = FileLock(
-            str(path), timeout=timeout, thread_local=False, poll_interval=0.002
-        )
+        self._lazy_file_lock: FileLock | None = None
+
+    @property
+    def _file_lock(self) -> FileLock:
+        # Made on first use: `filelock` costs a search that never writes ~10 ms of imports.
+        if self._lazy_file_lock is None:
+            from filelock import FileLock
+
+            # Short polls: writers hold the lock for milliseconds, the default 50 ms poll
+            # would make two busy writers crawl.
+            self._lazy_file_lock = FileLock(
+                str(self.path), timeout=self.timeout, thread_local=False, poll_interval=0.002
+            )
+        return self._lazy_file_lock
 
     @contextlib.contextmanager
     def hold(self) -> Iterator[None]:
+        from filelock import Timeout
+
         with self._thread_lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
@@ -47,13 +61,22 @@ class StoreLock:
                 self._file_lock.release()
 
 
-def atomic_write(path: Path, text: str, *, durable: bool = True) -> None:
-    """Write text so readers see the old file or the new one, never half of either."""
+def atomic_write(
+    path: Path, text: str | bytes | Sequence[bytes | memoryview], *, durable: bool = True
+) -> None:
+    """Write text (UTF-8), bytes or pieces of bytes so readers see the old file or the new
+    one, never half of either."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, str):
+        pieces: Sequence[bytes | memoryview] = [text.encode("utf-8")]
+    elif isinstance(text, bytes):
+        pieces = [text]
+    else:
+        pieces = text
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.writelines(pieces)
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())

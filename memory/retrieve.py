@@ -27,6 +27,9 @@ DENSE_SHARE = 8  # common: found in more than 1 of this many texts so far
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _TOKEN_RE = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+")
 _CJK_RE = re.compile(rf"[{_CJK}]")
+# A query term is made only of these characters, so each place a term occurs in a text
+# lies inside one maximal run of them: the search index keeps those runs as its words.
+WORD_RUN_RE = re.compile(rf"[\w{_CJK}]+")
 _STOP_WORDS = frozenset(
     "a an and are as at be by can do does for from how i in is it me my of on or "
     "the to what which with you your".split()

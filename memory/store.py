@@ -5,6 +5,12 @@ Layout under the root: `profile.md` (type profile), `facts.md` (type fact),
 `index/memory_keys.tsv` (key → file). The index also records each file's identity
 (inode, size, mtime) when it was last indexed, so a writer only re-reads a file that
 someone else changed by hand; every write holds the cross-process lock.
+
+Search reads `index/search.bin` (see `search_index`): one block of words per file,
+rebuilt for a file whose identity changed, and for a file changed within `RACY_NS` of
+its reading only when its bytes differ (an mtime that coarse cannot tell two writes
+apart). Searches take no lock: the search index is replaced atomically, and a missing,
+foreign or damaged one is rebuilt from the Markdown without a word to the caller.
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ import logging
 import os
 import re
 import shutil
+import sys
 import time
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -35,7 +43,21 @@ from termwise.memory.format import (
 )
 from termwise.memory.lock import StoreLock, atomic_write, free_aside_path
 from termwise.memory.migrations import migrate
-from termwise.memory.retrieve import Hit, Retriever
+from termwise.memory.retrieve import RECENT_DAYS, Hit, Retriever, query_terms
+from termwise.memory.search_index import (
+    RACY,
+    Block,
+    CorruptIndex,
+    Spanned,
+    StaleIndex,
+    build_block,
+    dump,
+    file_sig,
+    line_offsets,
+    load,
+    rank,
+    read_entry,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +65,12 @@ PROFILE = "profile.md"
 FACTS = "facts.md"
 EPISODES = "episodes"
 INDEX = "index/memory_keys.tsv"
+SEARCH_INDEX = "index/search.bin"
+# A file read less than this long after its last change may change again within the
+# same mtime tick (FAT keeps 2 s): its block is trusted only after comparing its bytes.
+RACY_NS = 2_000_000_000
+SEARCH_TRIES = 3  # rebuild a block that went stale under a search this often, then scan
+READ_TRIES, READ_PAUSE = 20, 0.05  # a Windows reader waits out a writer's replace
 _INDEX_HEADER = "# termwise memory index, format 1: key, file, type, updated_at"
 Sig = tuple[int, int, int]
 _BAD_TAG = re.compile(r"[,\r\n\t]")
@@ -76,6 +104,15 @@ class _Index:
     sigs: dict[str, Sig] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _FileRead:
+    """A memory file as read: its identity then, the bytes now on disk, and their entries."""
+
+    sig: Sig
+    data: bytes
+    parsed: ParsedFile
+
+
 class MemoryStore:
     """Readable Markdown memory; safe with several writers (threads or processes)."""
 
@@ -88,7 +125,7 @@ class MemoryStore:
         self.problems: list[MemoryProblem] = []
         self._lock = StoreLock(self.root / "index" / ".lock")
         self._cache: dict[str, tuple[Sig, ParsedFile]] = {}
-        self._retriever: tuple[tuple[tuple[str, Sig | None], ...], Retriever] | None = None
+        self._blocks: dict[str, Block] | None = None  # None: not read from disk yet
 
     # -- places ---------------------------------------------------------------------------
 
@@ -96,15 +133,24 @@ class MemoryStore:
     def index_path(self) -> Path:
         return self.root / INDEX
 
+    @property
+    def search_index_path(self) -> Path:
+        return self.root / SEARCH_INDEX
+
     def path_of(self, rel: str) -> Path:
         return self.root / rel
 
     def files(self) -> list[str]:
         """Memory files that exist, relative to the root: profile, facts, then episodes."""
         found = [rel for rel in (PROFILE, FACTS) if (self.root / rel).is_file()]
-        episodes = self.root / EPISODES
-        if episodes.is_dir():
-            found.extend(f"{EPISODES}/{p.name}" for p in sorted(episodes.glob("*.md")))
+        try:
+            with os.scandir(self.root / EPISODES) as listing:
+                # Names, not Paths: sorting a thousand Paths costs more than the search.
+                # normcase: `*.MD` counts on Windows and names sort as Path sorts them there.
+                names = [e.name for e in listing if os.path.normcase(e.name).endswith(".md")]
+        except (FileNotFoundError, NotADirectoryError):
+            return found
+        found.extend(f"{EPISODES}/{name}" for name in sorted(names, key=os.path.normcase))
         return found
 
     def file_for(self, kind: str, day: str) -> str:
@@ -133,16 +179,39 @@ class MemoryStore:
         return None
 
     def search(self, query: str, n: int = 3) -> list[Hit]:
-        """The n best entries for a query (see `retrieve` for the scoring)."""
-        files = self.files()
-        state = tuple((rel, self._sig(rel)) for rel in files)
-        if self._retriever is None or self._retriever[0] != state:
-            located = self.located()
-            retriever = Retriever(
-                [loc.entry for _, loc in located], [(rel, loc.start + 1) for rel, loc in located]
-            )
-            self._retriever = (state, retriever)
-        return self._retriever[1].search(query, n, today=date.fromtimestamp(self.clock()))
+        """The n best entries for a query (see `retrieve` for the scoring), via the index."""
+        today = date.fromtimestamp(self.clock())
+        for _ in range(SEARCH_TRIES):
+            blocks = self._search_blocks()
+            terms = query_terms(query)
+            if not terms or n <= 0:
+                return []
+            try:
+                ranked = rank(blocks, terms, n, today.toordinal(), RECENT_DAYS)
+                return [
+                    Hit(
+                        read_entry(self.path_of(c.block.rel), c.block, c.number),
+                        c.score,
+                        c.block.rel,
+                        c.block.line(c.number),
+                    )
+                    for c in ranked
+                ]
+            except StaleIndex as exc:
+                if self._blocks is not None:
+                    self._blocks.pop(exc.rel, None)
+            except CorruptIndex:
+                log.info("memory search index damaged, rebuilding it from the files")
+                self._blocks = {}
+        return self.scan(query, n)
+
+    def scan(self, query: str, n: int = 3) -> list[Hit]:
+        """`search` without the index: parse every file and score every entry."""
+        located = self.located()
+        retriever = Retriever(
+            [loc.entry for _, loc in located], [(rel, loc.start + 1) for rel, loc in located]
+        )
+        return retriever.search(query, n, today=date.fromtimestamp(self.clock()))
 
     def profile_text(self) -> str:
         """The profile entries as Markdown sections (what a profile rewrite starts from)."""
@@ -206,6 +275,8 @@ class MemoryStore:
             self._remove_section(row.file, key)
             index.sigs[row.file] = self._sig(row.file) or (0, 0, 0)
             self._save_index(index)
+            if self.search_index_path.exists():
+                self._search_blocks()  # the forgotten words leave the search index now
             return True
 
     def purge(self) -> int:
@@ -218,8 +289,9 @@ class MemoryStore:
                 for path in [*self.root.glob(pattern), *self.root.glob(f"{EPISODES}/{pattern}")]:
                     path.unlink(missing_ok=True)
             self.index_path.unlink(missing_ok=True)
+            self.search_index_path.unlink(missing_ok=True)
             self._cache.clear()
-            self._retriever = None
+            self._blocks = None
             return count
 
     def check(self) -> list[MemoryProblem]:
@@ -261,35 +333,140 @@ class MemoryStore:
         cached = self._cache.get(rel)
         if sig is not None and cached is not None and cached[0] == sig:
             return cached[1]
+        read = self._read_file(rel)
+        if read is None:
+            return ParsedFile(version=FORMAT_VERSION, lines=[])
+        self._cache[rel] = (read.sig, read.parsed)
+        return read.parsed
+
+    def _read_file(self, rel: str) -> _FileRead | None:
+        """Read and parse a file now (None: it does not exist), setting damage aside and
+        bringing an old format up to date; its identity is taken before the read, so a
+        change during the read makes it look changed, never unchanged."""
         with self._lock.hold():
-            sig = self._sig(rel)
-            if sig is None:
-                return ParsedFile(version=FORMAT_VERSION, lines=[])
             path = self.path_of(rel)
             try:
-                raw = path.read_bytes()
+                with open(path, "rb") as handle:
+                    st = os.fstat(handle.fileno())
+                    raw = handle.read()
+            except FileNotFoundError:
+                return None
             except OSError as exc:
                 raise _unreadable(path, exc) from None
+            sig = (st.st_ino, st.st_size, st.st_mtime_ns)
             text, bad_line = _decode(raw)
             text, old_version, shift = migrate(text, where=str(path))
             parsed = parse_text(text)
             problems = [Problem(max(1, p.line - shift), p.message) for p in parsed.problems]
             if bad_line:
                 problems.insert(0, Problem(bad_line, "not valid UTF-8 text"))
+            if not problems and old_version >= FORMAT_VERSION:
+                return _FileRead(sig, raw, parsed)
             if problems:
                 aside = self._keep_aside(path, raw)
                 for problem in problems:
                     self._report(MemoryProblem(path, problem.line, problem.message, aside))
                 text = _salvage(parsed)
                 parsed = parse_text(text)
-                atomic_write(path, text, durable=self.durable)
-            elif old_version < FORMAT_VERSION:
+            else:
                 shutil.copyfile(path, path.with_name(f"{path.name}.v{old_version}.bak"))
-                atomic_write(path, text, durable=self.durable)
-            sig = self._sig(rel)
-            assert sig is not None
-            self._cache[rel] = (sig, parsed)
-            return parsed
+            atomic_write(path, text, durable=self.durable)
+            new_sig = self._sig(rel)
+            assert new_sig is not None
+            return _FileRead(new_sig, text.encode("utf-8"), parsed)
+
+    def _search_blocks(self) -> list[Block]:
+        """A block per memory file, in file order: kept while its file is unchanged, else rebuilt
+        (and the index file rewritten)."""
+        known = self._blocks
+        if known is None:
+            known = self._read_search_index()
+        current: dict[str, Block] = {}
+        dirty = False
+        root = os.fspath(self.root)
+        for rel in self.files():
+            try:
+                st = os.stat(os.path.join(root, rel))
+            except FileNotFoundError:
+                continue  # gone since the listing: nothing to search there
+            except OSError as exc:
+                raise _unreadable(self.path_of(rel), exc) from None
+            sig = file_sig(st.st_ino, st.st_size, st.st_mtime_ns)
+            block = known.get(rel)
+            if block is not None and block.sig == sig and block.racy:
+                checked = self._recheck(block)
+                dirty = dirty or checked is not block
+                block = checked
+            elif block is not None and block.sig != sig:
+                block = None
+            if block is None:
+                block = self._index_file(rel)
+                if block is None:
+                    continue
+                dirty = True
+            current[rel] = block
+        dirty = dirty or current.keys() != known.keys()
+        self._blocks = current
+        if dirty:
+            self._save_search_index(current.values())
+        return list(current.values())
+
+    def _index_file(self, rel: str) -> Block | None:
+        read = self._read_file(rel)
+        if read is None:
+            return None
+        offsets = line_offsets(read.data)
+        end = len(read.data)
+        entries = [
+            Spanned(loc.entry, loc.start + 1, offsets[loc.start], min(offsets[loc.end], end))
+            for loc in read.parsed.entries
+        ]
+        sig = file_sig(*read.sig)
+        # Wall time, not the injected clock: it is compared with the file system's mtime.
+        flags = RACY if time.time_ns() - sig[2] < RACY_NS else 0
+        return build_block(rel, sig, zlib.crc32(read.data), flags, entries)
+
+    def _recheck(self, block: Block) -> Block | None:
+        """A racy block stays if the file's bytes are the ones it was made from."""
+        try:
+            with open(self.path_of(block.rel), "rb") as handle:
+                st = os.fstat(handle.fileno())
+                data = handle.read()
+        except OSError:
+            return None
+        sig = file_sig(st.st_ino, st.st_size, st.st_mtime_ns)
+        if sig != block.sig or zlib.crc32(data) != block.digest:
+            return None
+        if time.time_ns() - sig[2] < RACY_NS:
+            return block
+        return block.with_identity(sig, block.flags & ~RACY)
+
+    def _read_search_index(self) -> dict[str, Block]:
+        for attempt in range(READ_TRIES):
+            try:
+                with open(self.search_index_path, "rb") as handle:
+                    data = handle.read()
+                break
+            except PermissionError:
+                # Windows: another process is replacing it this instant.
+                if sys.platform != "win32" or attempt == READ_TRIES - 1:
+                    return {}
+                time.sleep(READ_PAUSE)
+            except OSError:
+                return {}
+        blocks = load(data)
+        if blocks is None:
+            log.info("memory search index unreadable, rebuilding it from the files")
+            return {}
+        return blocks
+
+    def _save_search_index(self, blocks: Iterable[Block]) -> None:
+        try:
+            # Derived from the files, like the key index: a power cut costs a rebuild.
+            atomic_write(self.search_index_path, dump(blocks), durable=False)
+        except OSError as exc:
+            # Searching still works from memory; the next process rebuilds what it needs.
+            log.info("memory search index not saved: %s", exc)
 
     def _keep_aside(self, path: Path, raw: bytes) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))

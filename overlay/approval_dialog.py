@@ -8,6 +8,8 @@ is drawn differently (red frame, warning icon, "This command is dangerous") and 
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
@@ -29,6 +31,8 @@ DANGER_STYLE = (
     "QFrame#danger QLabel { color: #7f0000; }"
 )
 ICON_SIZE = 32
+
+log = logging.getLogger(__name__)
 
 
 class ApprovalDialog(QDialog):
@@ -109,6 +113,22 @@ class ApprovalDialog(QDialog):
     def _focus_deny(self) -> None:
         if self.isVisible() and not self.answer:
             self.deny_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+            log.info("approval shown: %s", self.command, extra={"event": self.offered()})
+
+    def offered(self) -> dict[str, object]:
+        """What the dialog offers as it stands on screen: level, heading, visible buttons
+        (answer → label, in order) and the one Enter presses (the end-to-end journeys read it
+        from the log; an accessibility tree is not there on every desktop)."""
+        inner = self.focusWidget()  # this window's focus, active or not yet
+        focused = next((a for a, b in self.buttons.items() if b is inner), None)
+        return {
+            "command": self.command,
+            "dangerous": self.request.dangerous,
+            "heading": self.heading.text(),
+            "buttons": {a: b.text() for a, b in self.buttons.items() if b.isVisible()},
+            "focus": focused,
+            "default": next((a for a, b in self.buttons.items() if b.isDefault()), None),
+        }
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.choose(DEFAULT_ANSWER)
@@ -118,5 +138,6 @@ class ApprovalDialog(QDialog):
         if self.answer:
             return
         self.answer = answer
+        log.info("approval answered: %s", answer, extra={"event": {"command": self.command}})
         emit(self.chosen, answer)
         self.hide()

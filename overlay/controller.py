@@ -294,6 +294,7 @@ class OverlayController(QObject):
         elif isinstance(event, Question):
             self._pending_question = event.text
         elif isinstance(event, Finished):
+            log.info("turn finished (%d suggestions)", len(self.vm.rows))
             emit(self.turn_finished, event.cancelled)
 
     def _on_done(self, cancelled: bool) -> None:

@@ -6,7 +6,7 @@ import copy
 import logging
 import os
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QPoint, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -283,6 +283,22 @@ class SettingsWindow(QWidget):
         log.info("settings applied")
         emit(self.applied, copy.deepcopy(config))
         return True
+
+    def field_rects(self) -> dict[str, list[int]]:
+        """Where each field and button sits inside the window: [x, y, width, height]."""
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()  # texts may have just changed (a language switch): settle first
+        widgets: dict[str, QWidget] = {
+            **self.fields,
+            "apply": self.apply_button,
+            "close": self.close_button,
+        }
+        rects = {}
+        for name, widget in widgets.items():
+            at = widget.mapTo(self, QPoint(0, 0))
+            rects[name] = [at.x(), at.y(), widget.width(), widget.height()]
+        return rects
 
     def focus_field(self, name: str) -> None:
         """Show the window with one field focused ("provider", "hotkey", …)."""

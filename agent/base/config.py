@@ -16,12 +16,20 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+from termwise.agent.base import config_schema
 from termwise.agent.base.config_schema import Config
+from termwise.agent.base.datafiles import CacheEntry
 from termwise.agent.base.errors import ConfigError
 from termwise.agent.base.fileio import atomic_write, free_aside_path
+
+if TYPE_CHECKING:
+    import yaml
+
+# PyYAML is imported where a file is parsed or written, not here: a config that parsed
+# cleanly before comes from the cache (see _read), and the host and the command-line
+# clients then never load the YAML parser (about 1.5 MiB of the idle host).
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +67,14 @@ class _Builder:
         self.path = path
         self.env = env
         self.problems: list[str] = []
+        self.env_refs = False  # some value names ${NAME}: the result depends on the environment
 
     def problem(self, node: yaml.Node, text: str) -> None:
         self.problems.append(f"{_where(self.path, node)}: {text}")
 
     def build(self, cls: type, node: yaml.Node | None, dotted: str, obj: Any = None) -> Any:
+        import yaml
+
         # Start from the parent's default for this field (tasks.safety has temperature 0,
         # not TaskConfig's 0.7), so a partial section keeps its own defaults.
         obj = cls() if obj is None else obj
@@ -90,6 +101,8 @@ class _Builder:
         return obj
 
     def value(self, tp: Any, node: yaml.Node, dotted: str) -> tuple[bool, Any]:
+        import yaml
+
         if dataclasses.is_dataclass(tp):
             return True, self.build(tp, node, dotted)  # type: ignore[arg-type]
         origin = typing.get_origin(tp)
@@ -124,6 +137,7 @@ class _Builder:
             )
             return False, None
         if isinstance(raw, str):
+            self.env_refs = self.env_refs or "${" in raw
             raw = expand_env(raw, self.env)
         return True, raw
 
@@ -140,6 +154,16 @@ def _parse(
     text: str, path: Path, env: typing.Mapping[str, str] | None
 ) -> tuple[Config, list[str], bool]:
     """(config, problems, usable): not usable when the file as a whole cannot be read."""
+    config, problems, usable, _env_refs = _parse_full(text, path, env)
+    return config, problems, usable
+
+
+def _parse_full(
+    text: str, path: Path, env: typing.Mapping[str, str] | None
+) -> tuple[Config, list[str], bool, bool]:
+    """`_parse`, and whether a value named ${NAME} (so the result depends on the environment)."""
+    import yaml
+
     env = os.environ if env is None else env
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -147,14 +171,19 @@ def _parse(
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
         reason = getattr(exc, "problem", None) or str(exc)
-        return Config(), [f"{path}{line}: not valid YAML ({reason})"], False
+        return Config(), [f"{path}{line}: not valid YAML ({reason})"], False, False
     except RecursionError:
-        return Config(), [f"{path}: nested too deeply to read"], False
+        return Config(), [f"{path}: nested too deeply to read"], False, False
     if root is not None and not isinstance(root, yaml.MappingNode):
-        return Config(), [f"{_where(path, root)}: the config should be a mapping of keys"], False
+        return (
+            Config(),
+            [f"{_where(path, root)}: the config should be a mapping of keys"],
+            False,
+            False,
+        )
     builder = _Builder(path, env)
     config = builder.build(Config, root, "")
-    return config, builder.problems, True
+    return config, builder.problems, True, builder.env_refs
 
 
 def _keep_aside(path: Path, clock: typing.Callable[[], float] = time.time) -> Path:
@@ -167,13 +196,61 @@ def _keep_aside(path: Path, clock: typing.Callable[[], float] = time.time) -> Pa
 
 
 def _read(path: Path, env: typing.Mapping[str, str] | None) -> tuple[Config, list[str], bool]:
+    entry = _cache_entry(path)
+    cached = entry.read() if entry is not None else None
+    if cached is not None:
+        config = _from_cache(cached)
+        if config is not None:
+            return config, [], True
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         return Config(), [f"{path}: not UTF-8 text (a bad byte at offset {exc.start})"], False
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror or exc})") from exc
-    return _parse(text, path, env)
+    config, problems, usable, env_refs = _parse_full(text, path, env)
+    # Cached: files without problems (their warnings must show at every start) and without
+    # ${NAME} values (they take the environment of each start).
+    if entry is not None and usable and not problems and not env_refs:
+        plain = to_plain(config)
+        if _from_cache(plain) == config:
+            entry.write(plain)
+    return config, problems, usable
+
+
+def _cache_entry(path: Path) -> CacheEntry | None:
+    """The cache entry of a config file, keyed on the file and on this loader's own code."""
+    code = [Path(__file__), Path(config_schema.__file__)]
+    if not all(p.is_file() for p in code):
+        return None  # frozen without sources: no stamp for the loader's version
+    return CacheEntry("config", [path, *code])
+
+
+def _from_cache(plain: Any) -> Config | None:
+    try:
+        config = from_plain(Config, plain)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None  # an entry from another schema or a damaged one: read the file
+    return config if isinstance(config, Config) else None
+
+
+def from_plain(cls: type, plain: Any) -> Any:
+    """The dataclass `cls` rebuilt from `to_plain` output (every field present)."""
+    if not isinstance(plain, dict):
+        raise TypeError(f"{cls.__name__}: expected a mapping")
+    hints = typing.get_type_hints(cls)
+    return cls(
+        **{f.name: _plain_value(hints[f.name], plain[f.name]) for f in dataclasses.fields(cls)}
+    )
+
+
+def _plain_value(tp: Any, value: Any) -> Any:
+    if dataclasses.is_dataclass(tp):
+        return from_plain(tp, value)  # type: ignore[arg-type]
+    if typing.get_origin(tp) is list:
+        (item_tp,) = typing.get_args(tp)
+        return [_plain_value(item_tp, v) for v in value]
+    return value
 
 
 def load_config(
@@ -213,6 +290,8 @@ def to_plain(obj: Any) -> Any:
 
 
 def _scalar(value: Any) -> str:
+    import yaml
+
     return (
         yaml.safe_dump(value, default_flow_style=True, allow_unicode=True)
         .strip()
@@ -223,6 +302,8 @@ def _scalar(value: Any) -> str:
 
 
 def _render(obj: Any, indent: int, out: list[str]) -> None:
+    import yaml
+
     pad = "  " * indent
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 APP = "termwise"
 PRIVATE_FOLDER = 0o700  # user data holds commands, output and memories: this user only
 
 
-@dataclass(frozen=True)
-class Paths:
-    """The user folders, resolved once and passed around (never read at import time)."""
+class Paths(NamedTuple):
+    """The user folders, resolved once and passed around (never read at import time).
+
+    A NamedTuple rather than a frozen dataclass: every client command resolves these, and
+    importing dataclasses (with inspect, ast, dis …) was a tenth of `termwise context`'s start.
+    """
 
     config_dir: Path
     data_dir: Path

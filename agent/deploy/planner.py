@@ -16,6 +16,7 @@ from termwise.agent.deploy.plan import Plan, Step, save_plan
 from termwise.agent.deploy.sources import RepoSnapshot
 from termwise.agent.deploy.step_parser import StepParser, StepProblem
 from termwise.agent.llm.base import LlmClient, LlmError, Message
+from termwise.agent.llm.schemas import DEPLOY
 from termwise.agent.privacy.redact import redact
 from termwise.agent.suggest.context import data_note, estimate_tokens, fence
 
@@ -207,7 +208,11 @@ class Planner:
                 "secrets were replaced before asking the model: " + ", ".join(prompt.redacted)
             )
         broke = False
-        stream = self.client.stream_chat(prompt.messages, task="deploy", cancel=cancel)
+        # The schema lets grammar-constrained local servers keep a weak model to the plan's
+        # shape; the parser takes the `{"steps": [...]}` it gives step by step.
+        stream = self.client.stream_chat(
+            prompt.messages, task="deploy", cancel=cancel, schema=DEPLOY
+        )
         try:
             for delta in stream:
                 yield from self._items(parser.feed(delta.text), plan, shell)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from termwise.agent.deploy.plan import Step, step_from_json
-from termwise.agent.suggest.json_stream import OBJECT_START, Broken, ObjectCutter
+from termwise.agent.suggest.json_stream import OBJECT_START, Broken, Element, ObjectCutter
 
 MAX_STEPS = 20  # the prompt asks for at most 12; beyond this the model is rambling
 _FENCE_ONLY = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
@@ -51,7 +51,10 @@ class StepParser:
         self.max_steps = max_steps
         self.steps: list[Step] = []
         self._buf = ""
-        self._cut = ObjectCutter()
+        # Elements: the steps inside a schema-constrained `{"steps": [...]}` come out as
+        # each closes, not all at once when the wrapper does.
+        self._cut = ObjectCutter(elements=True)
+        self._early = 0  # steps taken from the open wrapper's elements already
         self._ignored = 0
         self._fence: str | None = None  # the marker of the fenced block we are in
         self._fence_shell = False
@@ -106,12 +109,28 @@ class StepParser:
             return []
         items: list[StepItem] = []
         for cut in self._cut.feed_line(line):
+            if isinstance(cut, Element):
+                items.extend(self._element(cut.text))
+                continue
+            early, self._early = self._early, 0
             if isinstance(cut, Broken) and cut.reason != "malformed":
                 items.append(StepProblem(f"skipped a step from the model that is {cut.reason}"))
             elif isinstance(cut, Broken):
                 items.append(StepProblem(f"malformed JSON line from the model: {_short(cut.text)}"))
-            elif isinstance(cut, str):
-                items.extend(self._object(cut))
+            else:
+                items.extend(self._object(cut, skip_taken=early > 0))
+        return items
+
+    def _element(self, text: str) -> list[StepItem]:
+        """An object in the open wrapper's array: a step before the whole answer is in."""
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return []  # judged with the whole object when it closes
+        if step_from_json(value, 1) is None:
+            return []
+        items = self._value(value, text)
+        self._early += 1
         return items
 
     def _fences(self, line: str) -> bool:
@@ -141,7 +160,7 @@ class StepParser:
             self._blocks.append((title or commands[0], commands))
         self._fence, self._fence_lines = None, []
 
-    def _object(self, text: str) -> list[StepItem]:
+    def _object(self, text: str, *, skip_taken: bool = False) -> list[StepItem]:
         try:
             value = json.loads(text)
         except RecursionError:  # the cutter bounds depth; this is the last line of defence
@@ -151,6 +170,8 @@ class StepParser:
         if isinstance(value, dict) and isinstance(value.get("steps"), list):
             items: list[StepItem] = []
             for entry in value["steps"]:
+                if skip_taken and isinstance(entry, dict):
+                    continue  # taken as it closed
                 items.extend(self._value(entry, _short(str(entry)[:400])))
             return items
         return self._value(value, text)

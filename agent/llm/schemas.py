@@ -81,5 +81,34 @@ def _safety(bounded: bool) -> dict[str, Any]:
     )
 
 
+MAX_PLAN_STEPS = 12  # what the deploy prompt asks for at most
+MAX_STEP_COMMANDS = 6
+
+
+def _deploy(bounded: bool) -> dict[str, Any]:
+    text = MAX_TEXT_CHARS if bounded else None
+    commands: dict[str, Any] = {
+        "type": "array",
+        "items": _string(MAX_COMMAND_CHARS if bounded else None, min_length=1),
+    }
+    if bounded:
+        commands |= {"minItems": 1, "maxItems": MAX_STEP_COMMANDS}
+    step = _object(
+        {
+            "title": _string(text, min_length=1),
+            "why": _string(text),
+            "commands": commands,
+            "check": _string(MAX_COMMAND_CHARS if bounded else None),
+            "notes": _string(text),
+        },
+        ["title", "why", "commands", "check", "notes"],
+    )
+    steps: dict[str, Any] = {"type": "array", "items": step}
+    if bounded:
+        steps |= {"minItems": 1, "maxItems": MAX_PLAN_STEPS}
+    return _object({"steps": steps}, ["steps"])
+
+
 SUGGEST = AnswerSchema("suggestions", _suggest(False), _suggest(True))
+DEPLOY = AnswerSchema("deploy_plan", _deploy(False), _deploy(True))
 SAFETY = AnswerSchema("risk_review", _safety(False), _safety(True))

@@ -86,7 +86,7 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> RedactResult:
         kind, pattern = rules[i]
         text = sub(kind, pattern, text)
     if "://" in text:
-        text = _URL_PASSWORD.sub(lambda m: _found(found, "url-password", m["head"]), text)
+        text = _URL_PASSWORD.sub(lambda m: _url_password(m, found), text)
     if "earer " in text:
         text = _BEARER.sub(lambda m: _bearer(m, found), text)
     text = redact_cli_credentials(text, found, marker)
@@ -122,6 +122,12 @@ def _restore_data_uris(text: str, blobs: list[str]) -> str:
 def _found(found: set[str], kind: str, prefix: str = "") -> str:
     found.add(kind)
     return prefix + marker(kind)
+
+
+def _url_password(m: re.Match[str], found: set[str]) -> str:
+    if m["head"].endswith("[REDACTED:"):  # a token rule already hid the whole userinfo
+        return m.group(0)
+    return _found(found, "url-password", m["head"])
 
 
 def _bearer(m: re.Match[str], found: set[str]) -> str:

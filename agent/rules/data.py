@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
+from termwise.agent.base.datafiles import resource_yaml
 
 
 @cache
 def load(name: str) -> Any:
-    """The parsed `resources/rules/<name>.yaml` (read once per process)."""
-    ref = resources.files("termwise.resources").joinpath("rules").joinpath(f"{name}.yaml")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is ~10x faster
-    return yaml.load(ref.read_text(encoding="utf-8"), Loader=loader) or {}
+    """The parsed `resources/rules/<name>.yaml` (read once per process, and kept parsed in
+    the user's cache folder so a start does not load the YAML parser)."""
+    (data,) = resource_yaml(f"rules-{name}", [f"rules/{name}.yaml"])
+    return data or {}
 
 
 def import_packages() -> dict[str, str]:

@@ -6,12 +6,11 @@ import re
 import shlex
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-import yaml
+from termwise.agent.base.datafiles import resource_yaml
 from termwise.agent.safety.model import Family
-from termwise.agent.safety.rules import SafetyRulesError, load_rules
+from termwise.agent.safety.rules import LazyPattern, SafetyRulesError, compile_all, load_rules
 
 if TYPE_CHECKING:
     from termwise.agent.safety.engine import Analyzer
@@ -47,7 +46,7 @@ class Language:
     """What a language's deleting and command-running calls look like."""
 
     name: str
-    patterns: dict[str, tuple[re.Pattern[str], ...]]
+    patterns: dict[str, tuple[LazyPattern, ...]]
     backticks: bool
 
 
@@ -63,18 +62,30 @@ class Interpreter:
 @cache
 def load_interpreters() -> tuple[dict[str, Interpreter], dict[str, Language]]:
     """Read resources/safety/interpreters.yaml once per process."""
-    text = (
-        resources.files("termwise.resources")
-        .joinpath("safety")
-        .joinpath("interpreters.yaml")
-        .read_text("utf-8")
+    (data,) = resource_yaml(
+        "safety-interpreters",
+        ["safety/interpreters.yaml"],
+        check=_check,
     )
-    data: dict[str, Any] = yaml.safe_load(text) or {}
+    return _interpreters(data)
+
+
+def _check(docs: list[Any]) -> None:
+    """Freshly read: compile every pattern now, so a bad one is reported and not cached."""
+    tables = _interpreters(docs[0])
+    try:
+        compile_all(tables)
+    except re.error as exc:
+        raise SafetyRulesError(f"safety rules interpreters.yaml: error: {exc}") from exc
+
+
+def _interpreters(data: Any) -> tuple[dict[str, Interpreter], dict[str, Language]]:
+    data = data or {}
     try:
         languages = {
             name: Language(
                 name,
-                {key: tuple(re.compile(p) for p in raw.get(key, ())) for key in _PATTERN_KEYS},
+                {key: tuple(LazyPattern(p) for p in raw.get(key, ())) for key in _PATTERN_KEYS},
                 bool(raw.get("backticks", False)),
             )
             for name, raw in data["languages"].items()
@@ -193,7 +204,7 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
         _shell_looking(analyzer, lang, code, depth)
 
 
-def _deletes(code: str, p: dict[str, tuple[re.Pattern[str], ...]]) -> bool:
+def _deletes(code: str, p: dict[str, tuple[LazyPattern, ...]]) -> bool:
     kinds = ("delete_tree", "delete_file", "remove_dir", "delete_method")
     return any(pattern.search(code) for kind in kinds for pattern in p[kind])
 

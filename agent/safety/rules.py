@@ -1,15 +1,22 @@
-"""Loads the safety rules from `resources/safety/*.yaml` into compiled, per-family rule sets."""
+"""Loads the safety rules from `resources/safety/*.yaml` into compiled, per-family rule sets.
+
+The parsed files come through the data-file cache (agent/base/datafiles.py), and every
+pattern compiles on its first use (a command consults few of the ~200): `termwise check`
+then neither imports the YAML parser nor compiles regular expressions it will not run.
+Freshly parsed files are compiled in full once, so a bad pattern is reported at load and
+never cached.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
 from fnmatch import fnmatchcase, translate
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
+from termwise.agent.base.datafiles import resource_yaml
 from termwise.agent.base.errors import AgentError
 from termwise.agent.safety.model import Family, Level
 
@@ -20,12 +27,76 @@ FAMILY_FILES: dict[str, tuple[str, ...]] = {
     "cmd": ("common.yaml", "windows.yaml", "cmd.yaml"),
 }
 LEVELS = ("safe", "confirm", "dangerous")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads the rules 5x faster
 STYLES = ("posix", "long1", "windows", "powershell")
 
 
 class SafetyRulesError(AgentError):
     """A safety rules file is malformed (a packaging bug, so the message names the file)."""
+
+
+class LazyPattern:
+    """A regular expression (or a list of fnmatch globs) compiled when first matched."""
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str | tuple[str, ...], flags: int = 0) -> None:
+        self._source = source  # a tuple: globs, each already folded, "=x" for a literal x
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @classmethod
+    def globs(cls, patterns: tuple[str, ...]) -> LazyPattern:
+        return cls(patterns, re.DOTALL)
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            source = self._source
+            if isinstance(source, tuple):
+                source = (
+                    "|".join(
+                        f"(?:{re.escape(p[1:])}\\Z)" if p.startswith("=") else f"(?:{translate(p)})"
+                        for p in source
+                    )
+                    or r"(?!)"
+                )
+            compiled = self._compiled = re.compile(source, self._flags)
+        return compiled
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.compiled.match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self._source!r})"
+
+
+def compile_all(obj: object, seen: set[int] | None = None) -> None:
+    """Compile every LazyPattern reachable from `obj` (dataclasses, dicts, lists, tuples)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, LazyPattern):
+        obj.compiled  # noqa: B018 (compiling is the point)
+    elif is_dataclass(obj) and not isinstance(obj, type):
+        for f in fields(obj):
+            compile_all(getattr(obj, f.name), seen)
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            compile_all(value, seen)
+    elif isinstance(obj, list | tuple):
+        for item in obj:
+            compile_all(item, seen)
 
 
 @dataclass
@@ -47,8 +118,8 @@ class CommandSpec:
     safe_without_subcommand: bool = False
     # Cloud CLIs with deep command groups (gcloud compute instances list): safe when one of
     # the first plain words is a read-only verb and none is a changing one.
-    readonly_verbs: re.Pattern[str] | None = None
-    changing_verbs: re.Pattern[str] | None = None
+    readonly_verbs: LazyPattern | None = None
+    changing_verbs: LazyPattern | None = None
 
 
 @dataclass
@@ -64,12 +135,12 @@ class Rule:
     flags_any: frozenset[str] = frozenset()
     global_flags_any: frozenset[str] = frozenset()  # only options before the subcommand
     flags_none: frozenset[str] = frozenset()
-    args_any: re.Pattern[str] | None = None
-    argv_regex: re.Pattern[str] | None = None
+    args_any: LazyPattern | None = None
+    argv_regex: LazyPattern | None = None
     min_positionals: int = 0  # fires only with at least this many plain arguments
-    unless_all_args: re.Pattern[str] | None = None  # silent when every argument matches (temp)
-    all_args: re.Pattern[str] | None = None  # fires only when every plain argument matches
-    last_arg_any: re.Pattern[str] | None = None  # the last plain argument (a destination)
+    unless_all_args: LazyPattern | None = None  # silent when every argument matches (temp)
+    all_args: LazyPattern | None = None  # fires only when every plain argument matches
+    last_arg_any: LazyPattern | None = None  # the last plain argument (a destination)
 
 
 @dataclass
@@ -90,7 +161,7 @@ class TextRule:
     id: str
     level: Level
     message: str
-    regex: re.Pattern[str]
+    regex: LazyPattern
     requires_any: tuple[str, ...] = ()  # cheap lower-case substrings; without one, skip the regex
 
 
@@ -102,7 +173,7 @@ class RedirectRule:
     level: Level
     message: str
     ops: frozenset[str]
-    targets: re.Pattern[str]
+    targets: LazyPattern
 
 
 @dataclass
@@ -112,7 +183,7 @@ class EnvRule:
     id: str
     level: Level
     message: str
-    names: re.Pattern[str]
+    names: LazyPattern
 
 
 @dataclass
@@ -146,8 +217,8 @@ class RuleSet:
     redirects: list[RedirectRule] = field(default_factory=list)
     env: list[EnvRule] = field(default_factory=list)
     wrappers: dict[str, Wrapper] = field(default_factory=dict)
-    harmless_targets: re.Pattern[str] | None = None
-    trusted_dirs: re.Pattern[str] | None = None  # where a program named by path is the real one
+    harmless_targets: LazyPattern | None = None
+    trusted_dirs: LazyPattern | None = None  # where a program named by path is the real one
     # Programs a run-time command word (`$x -rf ~`) is tried as, to see if its arguments destroy.
     computed_candidates: tuple[str, ...] = ()
 
@@ -173,28 +244,29 @@ def _glob_match(pattern: str, name: str) -> bool:
 
 @cache
 def load_rules(family: Family) -> RuleSet:
-    """Read and compile the rule files of a family (cached: files are read once per process)."""
-    docs: list[tuple[str, dict[str, Any]]] = []
-    for filename in FAMILY_FILES[family]:
-        text = (
-            resources.files("termwise.resources")
-            .joinpath("safety")
-            .joinpath(filename)
-            .read_text("utf-8")
-        )
-        data = yaml.load(text, Loader=_LOADER) or {}
-        if not isinstance(data, dict):
-            raise SafetyRulesError(f"safety rules {filename}: expected a mapping at the top")
-        docs.append((filename, data))
-    return compile_rules(family, docs)
+    """The compiled rules of a family (cached: files are read once per process)."""
+    names = FAMILY_FILES[family]
+
+    def check(docs: list[Any]) -> None:
+        compile_rules(family, list(zip(names, docs, strict=True)), strict=True)
+
+    docs = resource_yaml(f"safety-{family}", [f"safety/{n}" for n in names], check=check)
+    return compile_rules(family, list(zip(names, docs, strict=True)), strict=False)
 
 
-def compile_rules(family: Family, docs: list[tuple[str, dict[str, Any]]]) -> RuleSet:
-    """Compile parsed YAML documents (later ones extend or override earlier ones)."""
+def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool = True) -> RuleSet:
+    """Compile parsed YAML documents (later ones extend or override earlier ones).
+
+    `strict` compiles every pattern now, so a bad one raises here naming its file;
+    otherwise (documents that passed once before) each compiles on first use.
+    """
     fold = family != "posix"
     ruleset = RuleSet(family=family, case_insensitive=fold)
     sets: dict[str, list[str]] = {}
     for filename, data in docs:
+        data = {} if data is None else data
+        if not isinstance(data, dict):
+            raise SafetyRulesError(f"safety rules {filename}: expected a mapping at the top")
         try:
             for key, values in (data.get("path_sets") or {}).items():
                 sets.setdefault(key, []).extend(str(v) for v in values)
@@ -227,7 +299,7 @@ def compile_rules(family: Family, docs: list[tuple[str, dict[str, Any]]]) -> Rul
                         raw["id"],
                         _level(raw["level"]),
                         raw["message"],
-                        re.compile(raw["regex"]),
+                        LazyPattern(raw["regex"]),
                         tuple(str(w).lower() for w in raw.get("requires_any", ())),
                     )
                 )
@@ -258,6 +330,8 @@ def compile_rules(family: Family, docs: list[tuple[str, dict[str, Any]]]) -> Rul
                 )
             if data.get("trusted_dirs"):
                 ruleset.trusted_dirs = _globs(data["trusted_dirs"], sets, fold)
+            if strict:  # what this file added; earlier files' patterns are compiled already
+                compile_all(ruleset)
         except (KeyError, TypeError, ValueError, re.error) as exc:
             raise SafetyRulesError(f"safety rules {filename}: {type(exc).__name__}: {exc}") from exc
     for rule in ruleset.rules:
@@ -411,7 +485,7 @@ def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
         global_flags_any=frozenset(raw.get("global_flags_any", ())),
         flags_none=frozenset(raw.get("flags_none", ())),
         args_any=_globs(raw["args_any"], sets, fold) if "args_any" in raw else None,
-        argv_regex=re.compile(raw["argv_regex"]) if "argv_regex" in raw else None,
+        argv_regex=LazyPattern(raw["argv_regex"]) if "argv_regex" in raw else None,
         min_positionals=int(raw.get("min_positionals", 0)),
         unless_all_args=(
             _globs(raw["unless_all_args"], sets, fold) if "unless_all_args" in raw else None
@@ -421,8 +495,8 @@ def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
     )
 
 
-def _globs(patterns: Any, sets: dict[str, list[str]], fold: bool) -> re.Pattern[str]:
-    """Compile fnmatch patterns (and `@set` references) into one anchored regular expression."""
+def _globs(patterns: Any, sets: dict[str, list[str]], fold: bool) -> LazyPattern:
+    """Fnmatch patterns (and `@set` references) as one anchored expression, compiled later."""
     if isinstance(patterns, str):
         patterns = [patterns]
     expanded: list[str] = []
@@ -433,10 +507,4 @@ def _globs(patterns: Any, sets: dict[str, list[str]], fold: bool) -> re.Pattern[
             expanded.extend(sets[pattern[1:]])
         else:
             expanded.append(pattern)
-    body = "|".join(
-        f"(?:{re.escape(_fold(p[1:], fold))}\\Z)"
-        if p.startswith("=")
-        else f"(?:{translate(_fold(p, fold))})"
-        for p in expanded
-    )
-    return re.compile(body or r"(?!)", re.DOTALL)
+    return LazyPattern.globs(tuple(_fold(p, fold) for p in expanded))

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -47,11 +48,18 @@ def stop(proc: subprocess.Popen[Any] | None, grace: float = 10.0) -> None:
 
 
 class Desktop:
-    """Xvfb on a free display number (chosen by Xvfb itself) plus trayer as the tray host."""
+    """Xvfb on a free display number (chosen by Xvfb itself) plus trayer as the tray host.
 
-    def __init__(self) -> None:
+    With `window_manager` (e.g. "openbox") that window manager runs too, started before the
+    tray host: windows then get focus and `_NET_ACTIVE_WINDOW` as on a person's desktop.
+    """
+
+    def __init__(self, window_manager: str | None = None) -> None:
         self.xvfb: subprocess.Popen[bytes] | None = None
         self.trayer: subprocess.Popen[bytes] | None = None
+        self.wm: subprocess.Popen[bytes] | None = None
+        self.wm_output = tempfile.TemporaryFile()  # its complaints, for the failure message
+        self.window_manager = window_manager
         self.display = ""
 
     def start(self) -> Desktop:
@@ -66,6 +74,9 @@ class Desktop:
                 "1280x800x24",
                 "-nolisten",
                 "tcp",
+                # Without it Xvfb resets whenever its last client leaves: a client that
+                # connects just then (a window manager at start) is refused.
+                "-noreset",
             ],
             pass_fds=(write_fd,),
             stdout=subprocess.DEVNULL,
@@ -77,6 +88,14 @@ class Desktop:
         if not number:
             raise AssertionError("Xvfb did not start")
         self.display = f":{number}"
+        if self.window_manager:
+            self.wm = subprocess.Popen(
+                [self.window_manager],
+                env=self.env(),
+                stdout=self.wm_output,
+                stderr=subprocess.STDOUT,
+            )
+            wait_until(self._wm_ready, 30, f"{self.window_manager} to manage the screen")
         self.trayer = subprocess.Popen(
             [
                 "trayer",
@@ -97,6 +116,21 @@ class Desktop:
         )
         wait_until(lambda: self.search("--class", "trayer"), 20, "trayer's window")
         return self
+
+    def _wm_ready(self) -> bool:
+        """An EWMH window manager announces itself on the root window."""
+        if self.wm is not None and self.wm.poll() is not None:
+            self.wm_output.seek(0)
+            said = self.wm_output.read().decode(errors="replace")[-2000:]
+            raise AssertionError(f"{self.window_manager} exited ({self.wm.returncode}): {said}")
+        from Xlib import X, display  # python-xlib: a dependency on Linux
+
+        screen = display.Display(self.display)
+        try:
+            atom = screen.intern_atom("_NET_SUPPORTING_WM_CHECK")
+            return screen.screen().root.get_full_property(atom, X.AnyPropertyType) is not None
+        finally:
+            screen.close()
 
     def env(self, **extra: str) -> dict[str, str]:
         env = dict(os.environ)
@@ -123,6 +157,8 @@ class Desktop:
 
     def close(self) -> None:
         stop(self.trayer)
+        stop(self.wm)
+        self.wm_output.close()
         stop(self.xvfb)
 
 

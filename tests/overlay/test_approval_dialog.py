@@ -82,3 +82,22 @@ def test_always_deny_is_its_own_button(qtbot: Any, tmp_path: Path) -> None:
     assert answers == ["never"]
     assert settle(store, dialog.request, "never").remembered == "deny"
     assert store.decide("git push origin main", "bash", CONFIRM) == "deny"
+
+
+def test_the_log_says_what_the_dialog_offers(qtbot: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Once on screen, the dialog logs its visible buttons and the one Enter presses (the
+    end-to-end journeys read them there); the answer is logged too."""
+    caplog.set_level("INFO", logger="termwise.overlay.approval_dialog")
+    shown(qtbot, DANGER, "rm -rf ~/build")
+    qtbot.waitUntil(lambda: any(r.msg.startswith("approval shown") for r in caplog.records))
+    record = next(r for r in caplog.records if r.msg.startswith("approval shown"))
+    offered = getattr(record, "event")  # noqa: B009 (set through `extra`)
+    assert offered["dangerous"] is True and offered["heading"] == "This command is dangerous"
+    assert offered["buttons"] == {
+        "once": "Run once",
+        "deny": "Deny (Enter)",
+        "never": "Always deny",
+    }
+    assert offered["focus"] == "deny" and offered["default"] == "deny"
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    assert any(r.getMessage() == "approval answered: deny" for r in caplog.records)

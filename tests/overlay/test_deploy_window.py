@@ -186,5 +186,6 @@ def test_closing_the_window_stops_a_run(
     w.start_run()
     qtbot.waitUntil(lambda: w.step_statuses() == ["running"], timeout=15000)
     w.close()
-    assert w.wait_idle(0.1), "the worker ended with the window"
+    # Closing waits up to CLOSE_WAIT; on a loaded machine the Ctrl+C may land just after.
+    assert w.wait_idle(30), "the worker ended after the window closed"
     assert w.runner is not None and w.runner.outcome.startswith("stopped")

@@ -119,3 +119,21 @@ def test_choosing_a_preset_shows_its_endpoint_and_model(qtbot: Any, paths: Paths
     w.apply()
     written = load_config(paths.config_file).config
     assert written.providers[0].preset == "deepseek" and written.providers[0].base_url == ""
+
+
+def test_field_rects_point_at_the_fields_after_a_language_switch(qtbot: Any, paths: Paths) -> None:
+    """Each rectangle, measured after the texts changed, hits its own field (what the e2e
+    journeys click)."""
+    w = _window(qtbot, paths)
+    w.show()
+    qtbot.waitExposed(w)
+    w.language.setCurrentIndex(w.language.findData("zh_CN"))
+    with qtbot.waitSignal(w.applied):
+        w.apply()
+    rects = w.field_rects()
+    assert {"language", "apply", "close", "provider"} <= set(rects)
+    for name, (x, y, width, height) in rects.items():
+        inside = w.childAt(x + width // 2, y + height // 2)
+        target = w.apply_button if name == "apply" else w.close_button
+        target = w.fields.get(name, target)
+        assert inside is target or (inside is not None and target.isAncestorOf(inside)), name

@@ -287,6 +287,43 @@ class TrayApp(QObject):
         window = self._show_window("settings", make)
         if window is not None and field:
             window.focus_field(field)  # type: ignore[attr-defined]
+        if window is not None:
+            self._log_settings(window)
+
+    def _log_settings(self, window: QWidget) -> None:
+        """A machine-readable record of the Settings window on screen: its title and where
+        its fields are inside it (the e2e journeys click them as a person would)."""
+        rects = getattr(window, "field_rects", None)
+        log.info(
+            "settings shown",
+            extra={
+                "event": {
+                    "title": window.windowTitle(),
+                    "overlay_visible": self.controller.window.isVisible(),
+                    "fields": rects() if callable(rects) else {},
+                }
+            },
+        )
+
+    def _log_applied(self) -> None:
+        """What the new settings changed on screen: the overlay's language and key hints (shown
+        or not) and the Settings window's title and fields, for the e2e journeys."""
+        from termwise.overlay.i18n import current_language
+
+        settings = self.windows.get("settings")
+        rects = getattr(settings, "field_rects", None)
+        log.info(
+            "settings applied",
+            extra={
+                "event": {
+                    "language": current_language(),
+                    "overlay_visible": self.controller.window.isVisible(),
+                    "overlay_hints": self.controller.window.hints.text(),
+                    "settings_title": settings.windowTitle() if settings is not None else None,
+                    "fields": rects() if callable(rects) else {},
+                }
+            },
+        )
 
     # settings ---------------------------------------------------------------------------
     def apply_config(self, config: Config) -> None:
@@ -313,7 +350,7 @@ class TrayApp(QObject):
                 log.info("start at login %s: %s", config.ui.start_at_login, where)
             except TrayError as exc:
                 self.icon.notify("Termwise", str(exc), error=True)
-        log.info("settings applied")
+        self._log_applied()
 
     def _hotkey_failed(self, message: str) -> None:
         self.icon.notify(
@@ -350,6 +387,8 @@ class TrayApp(QObject):
 
     def _log_overlay(self) -> None:
         """A machine-readable record of what the overlay shows (the e2e tests wait on it)."""
+        from termwise.overlay.i18n import current_language
+
         session = self.host.active()
         last = session.last_block() if session is not None else None
         log.info(
@@ -362,6 +401,8 @@ class TrayApp(QObject):
                     "exit_code": last.exit_code if last is not None else None,
                     "visible": self.controller.window.isVisible(),
                     "title": self.controller.window.windowTitle(),
+                    "language": current_language(),
+                    "hints": self.controller.window.hints.text(),
                 }
             },
         )

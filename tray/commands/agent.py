@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -360,8 +358,14 @@ def _usage_error(message: str) -> int:
 
 def _join(words: list[str], shell: str) -> str:
     if shell in ("cmd", "pwsh", "powershell"):
+        import subprocess  # not at the top: `check` starts faster without it
+
         return subprocess.list2cmdline(words)
-    return shlex.join(words) if any(not w or " " in w for w in words) else " ".join(words)
+    if any(not w or " " in w for w in words):
+        import shlex
+
+        return shlex.join(words)
+    return " ".join(words)
 
 
 # -- redact -----------------------------------------------------------------------------------

@@ -14,15 +14,24 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-COMMAND_MODULES = (
-    "termwise.tray.commands.session",  # serve, shell, attach, sessions, context, send
-    "termwise.tray.commands.agent",  # ask, fix, check, redact, config
-    "termwise.tray.commands.memory",  # mem, chat
-    "termwise.tray.commands.deploy",  # deploy
-    "termwise.tray.commands.doctor",  # doctor
-    "termwise.tray.commands.prompt_words",  # type-at-prompt (internal, for the `??` word)
-    "termwise.tray.commands.deploy_word",  # deploy-here (internal, for the `deploy` word)
-)
+# Which module registers each subcommand. A command line naming one of them builds only
+# that module's parsers (the lean path: `termwise check` imports neither the other command
+# modules nor their standard-library imports); help and unknown words build them all.
+# tests/tray/commands/test_cli_lean.py keeps this table equal to what the modules register.
+COMMANDS: dict[str, str] = {
+    **dict.fromkeys(
+        ("serve", "shell", "attach", "sessions", "context", "send"),
+        "termwise.tray.commands.session",
+    ),
+    **dict.fromkeys(("ask", "fix", "check", "redact", "config"), "termwise.tray.commands.agent"),
+    **dict.fromkeys(("mem", "chat"), "termwise.tray.commands.memory"),
+    "deploy": "termwise.tray.commands.deploy",
+    "doctor": "termwise.tray.commands.doctor",
+    "type-at-prompt": "termwise.tray.commands.prompt_words",  # internal, for the `??` word
+    "deploy-here": "termwise.tray.commands.deploy_word",  # internal, for the `deploy` word
+}
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
+GLOBAL_FLAGS = ("--json-logging", "--smoke-test")  # top-level options that take no value
 
 # Exit codes with a meaning of their own (documented in the README).
 EXIT_OK = 0
@@ -46,10 +55,46 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["allow_abbrev"] = False
+        kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, sized without importing shutil.
+
+    argparse builds a formatter for every argument added (to check its metavar), and the
+    stock one imports shutil (with bz2, lzma …) to ask for the terminal width: a few ms of
+    every start for a width that only help text uses.
+    """
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def terminal_columns(fallback: int = 80) -> int:
+    """$COLUMNS, else the width of the terminal on stdout, else `fallback` (as shutil does)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else fallback
+
+
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The command line with the subcommands of `modules` (all of them by default)."""
     parser = Parser(
         prog="termwise",
         description="Terminal helper: owns your shells, explains failures, suggests fixes.",
@@ -64,14 +109,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="start, open a session, run a command, read it back, exit 0 (installer check)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
 
 
+def modules_for(argv: Sequence[str]) -> Sequence[str]:
+    """The command modules a command line needs: the one of the subcommand it names, none
+    for `--version`, all of them for help, an unknown word or no subcommand at all."""
+    for word in argv:
+        if word in GLOBAL_FLAGS:
+            continue
+        if word == "--version":
+            return ()
+        module = COMMANDS.get(word)
+        return COMMAND_MODULES if module is None else (module,)
+    return COMMAND_MODULES
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(modules_for(argv)).parse_args(argv)  # the parser is not kept alive
     if args.smoke_test:
         from termwise.tray.system.smoke import run_smoke_test
 

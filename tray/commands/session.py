@@ -127,6 +127,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     log.info("host listening on %s (pid %d)", address, os.getpid())
+    # Start-up (imports, parsing) freed more than an idle host will use again: hand those
+    # pages back now, not only when a first session ends (about 0.6 MiB of the idle host).
+    from termwise.tray.host import memory
+
+    memory.give_back()
     if ledger.lost_notice:
         print(f"termwise: {ledger.lost_notice}", file=sys.stderr, flush=True)
     try:

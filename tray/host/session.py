@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
-import platform
+import sys
 import threading
 import time
 from collections.abc import Callable
 
 from termwise.agent.base.types import RunOutcome, SessionContext
-from termwise.agent.suggest.flows import session_context
 from termwise.tray.host.errors import CommandRefused, SessionEnded
 from termwise.tray.host.events import BlockFinished, HostEvent
 from termwise.tray.host.events import SessionEnded as SessionEndedEvent
@@ -40,6 +39,14 @@ FIRST_PROMPT_WAIT = 15.0  # how long a new shell's first prompt is awaited befor
 
 DataCallback = Callable[[bytes], None]
 EndCallback = Callable[[int | None], None]
+
+
+def os_name() -> str:
+    """What platform.system() says ("Linux", "Windows", "Darwin"), without importing platform
+    into the host for one word."""
+    if sys.platform == "win32":
+        return "Windows"
+    return os.uname().sysname
 
 
 class Session:
@@ -286,9 +293,12 @@ class Session:
                 on_data(line)
             except Exception:
                 log.debug("could not show a notice to a client", exc_info=True)
+        # Only a prompt that is up can redraw. Between a command's end and its next prompt
+        # the terminal driver would echo the key as `^[[9274~` (the prompt, still to come,
+        # is drawn below the notice anyway); a running command would read it.
         with self._lock:
-            running = self._parser.command_running
-        if self.line_support and not running and self.shell in ("bash", "zsh"):
+            prompt_up = self._parser.prompt_up
+        if self.line_support and prompt_up and self.shell in ("bash", "zsh"):
             try:
                 self.write(READLINE_REDRAW)
             except SessionEnded:
@@ -451,12 +461,16 @@ class Session:
 
     def context(self, n: int = 5) -> SessionContext:
         """What a suggestion turn needs to know about this session."""
+        # Imported here: it brings the prompt and redaction modules, which an idle host
+        # (`termwise serve`, whose clients build their own context) never needs.
+        from termwise.agent.suggest.flows import session_context
+
         return session_context(
             [b.to_agent_block() for b in self.blocks(n)],
             shell=self.shell,
             cwd=self.cwd,
             session_id=self.id,
-            os_name=platform.system(),
+            os_name=os_name(),
             has_marks=self.has_marks,
             screen_text="" if self.has_marks else self.screen_text(),
         )

@@ -11,7 +11,6 @@ import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from termwise.tray.errors import TrayError
@@ -198,8 +197,14 @@ def _program_name(key: str) -> str:
 
 def script_path(*parts: str) -> Path:
     """A shell-integration file shipped in `termwise.resources/shell`."""
-    ref = resources.files("termwise.resources").joinpath("shell", *parts)
-    return Path(str(ref))
+    from termwise.agent.base.datafiles import resources_folder
+
+    folder = resources_folder()
+    if folder is not None:
+        return folder.joinpath("shell", *parts)
+    from importlib import resources
+
+    return Path(str(resources.files("termwise.resources").joinpath("shell", *parts)))
 
 
 def _integrated_argv(key: str, program: str, env: dict[str, str]) -> list[str]:

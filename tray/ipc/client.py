@@ -8,7 +8,6 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from termwise.agent.base.types import RunOutcome
 from termwise.tray.errors import HostBusy, HostUnavailable, TrayError
 from termwise.tray.host.errors import UnknownSession
 from termwise.tray.ipc import auth, transport
@@ -22,6 +21,7 @@ from termwise.tray.ipc.protocol import (
 
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
+    from termwise.agent.base.types import RunOutcome
 
 START_HINT = "start one with `termwise serve` (headless) or `termwise` (tray)"
 
@@ -219,6 +219,9 @@ class HostClient:
 
     def run_command(self, session_id: str | None, text: str, timeout: float = 2.0) -> RunOutcome:
         """Replace the line by `text` and press Enter only if the shell reports exactly it."""
+        # Imported here: the kernel's types load dataclasses, which `context` never needs.
+        from termwise.agent.base.types import RunOutcome
+
         reply = self._request("run", session=session_id, text=text, timeout=timeout)
         return RunOutcome(bool(reply.get("ran")), str(reply.get("reason", "")))
 

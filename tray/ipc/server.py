@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import platform
 import socket
 import threading
 import time
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from termwise.tray.errors import TrayError
 from termwise.tray.host.errors import SessionEnded
 from termwise.tray.host.foreground import ClientWindow
+from termwise.tray.host.session import os_name
 from termwise.tray.ipc import auth, transport
 from termwise.tray.ipc.protocol import (
     KIND_DATA,
@@ -314,7 +314,7 @@ class IpcServer:
             "blocks": [block_json(b) for b in blocks],
             "has_marks": session.has_marks,
             "screen_text": session.screen_text(),
-            "os_name": platform.system(),
+            "os_name": os_name(),
         }
 
     def _op_send(self, request: dict[str, Any]) -> dict[str, Any]:

@@ -40,7 +40,7 @@ def run_readonly(args: dict[str, Any], ctx: SkillContext) -> str:
             f"refused: run_readonly runs only commands the safety rules call safe, and "
             f"{command!r} is {verdict.level} ({why})"
         )
-    _check_paths(command, ctx)
+    _check_paths(command, ctx, shell)
     timeout = ctx.config.skills.readonly_timeout
     env = {**os.environ, **ctx.env, "PAGER": "cat", "GIT_PAGER": "cat"}
     try:
@@ -103,14 +103,16 @@ def _run(
     return out, err, proc.returncode
 
 
-def _check_paths(command: str, ctx: SkillContext) -> None:
+def _check_paths(command: str, ctx: SkillContext, shell: str) -> None:
     """Keep read-only commands to the allowed folders too: cwd and path-like arguments."""
     inside_allowed(str(ctx.cwd), ctx)
     try:
-        words = shlex.split(command, posix=sys.platform != "win32")
+        words = shlex.split(command, posix=shell != "cmd")
     except ValueError:
         words = command.split()
     for word in words:
+        if shell == "cmd" and word.startswith("/"):
+            continue  # `dir /b`, `findstr /s`: cmd's switches, not paths from the root
         path = word.split("=", 1)[-1] if word.startswith("-") else word
         drive = len(path) > 2 and path[1] == ":" and path[2] in "\\/"
         if drive or path.startswith(("/", "~", "\\")) or ".." in path.replace("\\", "/").split("/"):

@@ -101,3 +101,27 @@ def test_shell_blocks_beside_json_steps_are_illustrations() -> None:
     """When JSON steps arrive, a shell block in the prose does not add a step."""
     text = 'For example:\n```bash\nls\n```\n{"title": "Build", "commands": ["make"]}\n'
     assert [s.title for s in steps(parse_steps(text))] == ["Build"]
+
+
+def test_steps_inside_a_schema_wrapper_come_out_as_each_closes() -> None:
+    """A grammar-constrained `{"steps": [...]}` answer, pretty-printed as local servers do:
+    the first step is ready before the second arrives, and none is given twice."""
+    import json
+
+    answer = json.dumps(
+        {
+            "steps": [
+                {"title": "Build", "why": "", "commands": ["make"], "check": "", "notes": ""},
+                {"title": "Ship", "why": "", "commands": ["./ship"], "check": "", "notes": ""},
+            ]
+        },
+        indent=2,
+    )
+    cut = answer.index('"Ship"')
+    parser = StepParser()
+    first = parser.feed(answer[:cut])
+    assert [s.title for s in first if isinstance(s, Step)] == ["Build"]
+    rest = [*parser.feed(answer[cut:]), *parser.finish()]
+    assert [s.title for s in rest if isinstance(s, Step)] == ["Ship"]
+    assert not [p for p in rest if isinstance(p, StepProblem)]
+    assert [s.number for s in parser.steps] == [1, 2]

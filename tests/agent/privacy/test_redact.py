@@ -150,3 +150,13 @@ def test_big_text_is_handled_whole() -> None:
     )
     result = redact(text)
     assert "ghp_" not in result.text and result.found == ["github-token"]
+
+
+def test_a_token_used_as_url_userinfo_gets_one_clean_marker() -> None:
+    """`https://ghp_…@github.com`: the token rule hides it; the URL rule leaves that marker be."""
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
+    out = redact(f"git clone https://{token}@github.com/acme/app.git")
+    assert out.text == "git clone https://[REDACTED:github-token]@github.com/acme/app.git"
+    assert out.found == ["github-token"]
+    both = redact(f"https://bot:{token}@github.com/x")
+    assert token not in both.text and both.text.count("[REDACTED:") == 1

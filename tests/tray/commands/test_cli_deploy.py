@@ -93,6 +93,31 @@ def test_json_lines_stream_the_plan_and_say_where_it_is_saved(
     assert "Run `make`" in llm_server.requests[-1]["messages"][1]["content"]
 
 
+def test_the_plan_is_asked_with_its_schema_and_streams_step_by_step(
+    tmp_path: Path, llm_server: LlmServer
+) -> None:
+    """The request carries the plan's schema; a schema-shaped answer that stalls after its
+    first step still shows that step, and the deadline is reported."""
+    write_config("  answer_deadline: 3\n")
+    first = json.dumps({"title": "Make the output folder", "why": "", "commands": ["mkdir -p out"]})
+    head = '{\n  "steps": [\n    ' + first + ",\n"
+    llm_server.reply(
+        head + '    {"title": "Write the marker", "commands": ["echo"]}]}',
+        chunk_size=1,
+        stall_after=len(head) + 4,
+        keepalive=0.2,
+    )
+    result = termwise(
+        "deploy", str(project(tmp_path)), "--json", "--shell", "bash", env=model_env(llm_server)
+    )
+    events = lines(result.stdout)
+    steps = [e for e in events if e["event"] == "step"]
+    assert [s["title"] for s in steps] == ["Make the output folder"], result.stdout
+    assert "answer deadline" in result.stderr + result.stdout and "Traceback" not in result.stderr
+    sent = llm_server.requests[0]["response_format"]
+    assert sent["json_schema"]["name"] == "deploy_plan"
+
+
 def test_without_a_model_the_summary_is_shown_and_exit_is_3(tmp_path: Path) -> None:
     """No model: the repository summary still prints, then one line says a model is needed."""
     write_config("")

@@ -98,3 +98,30 @@ def test_an_unreadable_memory_file_gets_a_sentence_not_a_traceback(termwise_home
     assert "cannot read the memory file" in added.stderr and str(facts) in added.stderr
     assert "Traceback" not in added.stderr
     assert facts.is_dir(), "nothing was moved or overwritten"
+
+
+LEAN = r"""
+import sys
+from termwise.tray.commands.cli import main
+code = main(["mem", "search", sys.argv[1]])
+heavy = sorted({m.split(".")[0] for m in sys.modules} & {"PySide6", "shiboken6", "openai",
+               "httpx", "yaml", "keyring", "filelock", "ptyprocess"})
+print("heavy:" + ",".join(heavy), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_mem_search_stays_lean(termwise_home: Path) -> None:
+    """`mem search` with its index built imports no Qt, no model SDK, no config or lock
+    library: it reads the index and the hits' lines, nothing else."""
+    assert (
+        _mem("add", "--key", "fact:vpn", "--type", "fact", "--content", "VPN is wg0").returncode
+        == 0
+    )
+    assert _mem("search", "vpn").returncode == 0  # builds the index
+    done = subprocess.run(
+        [sys.executable, "-c", LEAN, "wg0"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "fact:vpn" in done.stdout
+    assert done.stderr.splitlines()[-1] == "heavy:", done.stderr

@@ -392,6 +392,12 @@ class StreamParser:
             return True
 
     @property
+    def prompt_up(self) -> bool:
+        """The shell's prompt is being drawn or waits for input (A or B since the command
+        ended): its line editor reads the keys, not the terminal driver, which would echo them."""
+        return self._state in (State.PROMPT, State.INPUT)
+
+    @property
     def command_running(self) -> bool:
         """A command started (C mark) and has not finished: its program reads the input."""
         return self._state is State.OUTPUT

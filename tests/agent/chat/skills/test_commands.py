@@ -19,6 +19,20 @@ def test_safe_command_runs_and_returns_its_output(ctx: SkillContext) -> None:
     assert result.text.startswith("exit code 0") and "notes.txt" in result.text
 
 
+def test_cmd_switches_are_not_taken_for_paths(ctx: SkillContext, allowed: Path) -> None:
+    """`dir /b` under cmd is a switch; under bash `/b` is a folder outside the allowed ones."""
+    from termwise.agent.chat.skills.base import SkillError
+    from termwise.agent.chat.skills.commands import _check_paths
+
+    _check_paths("dir /b /s", ctx, "cmd")
+    _check_paths('findstr /s /i "todo" *.py', ctx, "cmd")
+    with pytest.raises(SkillError, match="outside"):
+        _check_paths("ls /b", ctx, "bash")
+    if sys.platform == "win32":
+        result = run_skill("run_readonly", {"command": "dir /b"}, ctx)
+        assert result.ok and "notes.txt" in result.text
+
+
 def test_non_safe_commands_are_refused_and_not_run(ctx: SkillContext, allowed: Path) -> None:
     """A dangerous or unknown command is refused with the rule's reason, and nothing happens."""
     wipe, make = (

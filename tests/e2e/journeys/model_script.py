@@ -1,0 +1,54 @@
+"""The journeys' loopback model: per-test answers keyed on the failed command a request is about."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from typing import Any
+
+from tests.support.llm_server import Reply, make_reply
+
+SUGGEST_PROMPT = "You are Termwise, a terminal assistant."  # suggest.md's first sentence
+SAFETY_PROMPT = "You review one"  # safety.md: the model's second look at a flagged command
+# The request's "Recent commands" list: `[3] $ journey_fail_a`; the last one is the subject.
+_RECENT = re.compile(r"^\[\d+\] \$ (.*)$", re.MULTILINE)
+
+
+class ModelScript:
+    """Answers a suggest request with the commands registered for its last command.
+
+    `when("journey_fail_a", "echo fix-a")` makes every suggest request whose newest block is
+    `journey_fail_a` stream `echo fix-a` as one NDJSON line. Unknown requests, memory
+    summaries and the like get an empty answer; the safety review always says "low", which
+    can never lower a rules verdict (the product only lets the model raise one).
+    """
+
+    def __init__(self) -> None:
+        self._answers: dict[str, tuple[str, ...]] = {}
+        self._lock = threading.Lock()
+        self.asked: list[str] = []  # the subject command of each suggest request, in order
+
+    def when(self, failed_command: str, *commands: str) -> None:
+        with self._lock:
+            self._answers[failed_command] = commands
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        messages = request.get("messages") or [{}]
+        system = str(messages[0].get("content", ""))
+        if system.startswith(SAFETY_PROMPT):
+            return make_reply({"text": json.dumps({"risk": "low", "explanation": "scripted"})})
+        if not system.startswith(SUGGEST_PROMPT):
+            return make_reply({"text": ""})
+        user = str(messages[-1].get("content", ""))
+        recent = _RECENT.findall(user)
+        subject = recent[-1].strip() if recent else ""
+        with self._lock:
+            self.asked.append(subject)
+            commands = self._answers.get(subject, ())
+        lines = "".join(
+            json.dumps({"command": c, "explanation": "Scripted for a journey.", "caveats": ""})
+            + "\n"
+            for c in commands
+        )
+        return make_reply({"text": lines, "chunk_size": 16})
