@@ -301,9 +301,14 @@ BASELINE = Path(__file__).with_name("baseline.json")
 REGRESSION = 1.25  # a ratio may grow by this factor over the recorded one before failing
 
 
+# Ratios of the running test that regressed; tests/bench/conftest.py fails the test with
+# them once its body is done, so one bad ratio does not hide the rest of the table.
+REGRESSED: list[str] = []
+
+
 def budget(key: str, value: float) -> None:
-    """Fail when a ratio (lower is better) regressed past the recorded table by more than
-    25 %; with TW_BENCH_RECORD=1, record this run's value instead."""
+    """Note a ratio (lower is better) that regressed past the recorded table by more than
+    25 % (the test fails at its end); with TW_BENCH_RECORD=1, record this run's value."""
     import json
 
     table = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
@@ -315,6 +320,7 @@ def budget(key: str, value: float) -> None:
     if recorded is None:
         print(f"  (no recorded {key} in {BASELINE.name}; TW_BENCH_RECORD=1 records one)")
         return
-    assert value <= recorded * REGRESSION, (
-        f"{key} regressed: {value:.2f} against {recorded:.2f} recorded (limit +25 %)"
-    )
+    if value > recorded * REGRESSION:
+        line = f"{key} regressed: {value:.2f} against {recorded:.2f} recorded (limit +25 %)"
+        print(f"  REGRESSED {line}")
+        REGRESSED.append(line)
