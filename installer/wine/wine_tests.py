@@ -13,9 +13,11 @@ marked as a Wine limit (those skip with "Wine limit (...)"; tests/support/wine_l
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +27,7 @@ from pathlib import Path
 PER_TEST_TIMEOUT = 120  # seconds, pytest-timeout (a test that takes longer is hung)
 RUN_TIMEOUT = 1200  # seconds for one folder's pytest, the hard stop
 MAX_HANG_RETRIES = 4
+LINGER = 10  # seconds to keep reading a run's output after it ended
 SPLIT = ("tests/tray",)  # folders run one subfolder at a time
 NOT_RUN = ("tests/support", "tests/bench")  # helpers, and benchmarks (not tests of behaviour)
 HUNG = re.compile(r'File "[^"]*?(tests[\\/][^"]*?\.py)", line \d+, in (test_\w+)')
@@ -84,6 +87,32 @@ def read_junit(xml: Path, chunk: Chunk) -> None:
             chunk.failed.append(f"{name}: {message[0][:160] if message else outcome[0].tag}")
 
 
+def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """Run `cmd` with its output in a pipe, and return once it has ended.
+
+    Not at the pipe's end: what the run started and left behind holds the pipe open for as
+    long as it lives: the prefix's wineserver and its services, started by whichever run
+    came first, stay while any other run goes on (which made a finished folder wait for
+    the whole suite). Output still arriving LINGER seconds after the end is not waited for.
+    """
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    parts: list[bytes] = []
+
+    def read() -> None:
+        while block := os.read(fd, 65536):
+            parts.append(block)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    code = proc.wait()
+    reader.join(LINGER)
+    return subprocess.CompletedProcess(cmd, code, b"".join(parts))
+
+
 def run_chunk(repo: Path, out: Path, python: str, path: str) -> Chunk:
     chunk = Chunk(path)
     stem = path.replace("/", "__")
@@ -95,13 +124,7 @@ def run_chunk(repo: Path, out: Path, python: str, path: str) -> Chunk:
         cmd = ["timeout", "-k", "10", str(RUN_TIMEOUT), "wine", python, "-m", "pytest", path]
         cmd += ["-p", "no:cacheprovider", "-q", "-rfEs", f"--timeout={PER_TEST_TIMEOUT}"]
         cmd += [f"--junitxml={winpath(xml)}", *(f"--deselect={d}" for d in deselect)]
-        done = subprocess.run(
-            cmd,
-            cwd=repo,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
+        done = _run(cmd, repo)
         text = done.stdout.decode("utf-8", "replace")
         (out / f"{stem}.{attempt}.log").write_text(text, encoding="utf-8")
         if xml.is_file():

@@ -96,3 +96,19 @@ def test_an_unknown_wine_limit_is_refused() -> None:
     with pytest.raises(KeyError, match="unknown Wine limit"):
         wine_limits.wine_limit("flaky")
     assert not wine_limits.UNDER_WINE or sys.platform == "win32"
+
+
+def test_the_build_key_follows_wheel_contents_not_zip_times(tmp_path: Path) -> None:
+    """The lane reuses its frozen build when the wheel's files are the same, whenever built."""
+    import zipfile
+
+    def wheel(name: str, stamp: tuple[int, ...], body: bytes) -> Path:
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr(zipfile.ZipInfo("termwise/a.py", stamp), body)  # type: ignore[arg-type]
+        return path
+
+    prep = load("prep")
+    first = prep.wheel_hash(wheel("1.whl", (2020, 1, 1, 0, 0, 0), b"x = 1\n"))
+    assert prep.wheel_hash(wheel("2.whl", (2026, 5, 5, 5, 5, 4), b"x = 1\n")) == first
+    assert prep.wheel_hash(wheel("3.whl", (2020, 1, 1, 0, 0, 0), b"x = 2\n")) != first

@@ -26,6 +26,10 @@ LIMITS: dict[str, str] = {
         "Wine ignores FILE_FLAG_FIRST_PIPE_INSTANCE, so a second server on the same pipe "
         "name is not refused"
     ),
+    "hotkey-release": (
+        "a combination released with UnregisterHotKey stays taken for a new RegisterHotKey in "
+        "the same process when run under pytest (a plain script re-registers it; not root-caused)"
+    ),
     "qt-local-socket": (
         "a QLocalSocket request written right before the client disconnects does not reach "
         "the QLocalServer over Wine's named pipe within the test's wait"

@@ -8,6 +8,7 @@ the standard library at module level, so `termwise attach` starts fast (no Qt).
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -149,7 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(func(args) or 0)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except OSError as exc:
+        if not _reader_gone(exc):
+            raise
         # The reader went away (`termwise check --jsonl … | head`): end quietly, as
         # `yes | head` does, and keep Python from complaining when it flushes at exit.
         _silence_stdout()
@@ -158,6 +161,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Errors raised on purpose are written for users: one line, no traceback.
         print(f"termwise: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", EXIT_FAILURE))
+
+
+def _reader_gone(exc: OSError) -> bool:
+    """Whether `exc` means the reader of our standard output went away.
+
+    POSIX says so with EPIPE (BrokenPipeError). Windows' C runtime reports a write to a pipe
+    whose reader closed as EINVAL; an empty WriteFile on stdout's handle then fails too
+    (ERROR_NO_DATA), which tells it apart from an EINVAL raised by anything else.
+    """
+    if isinstance(exc, BrokenPipeError):
+        return True
+    if sys.platform != "win32" or exc.errno != errno.EINVAL:
+        return False
+    import _winapi
+    import msvcrt
+
+    try:
+        _winapi.WriteFile(msvcrt.get_osfhandle(sys.stdout.fileno()), b"")
+    except (OSError, ValueError):
+        return True
+    return False
 
 
 def _silence_stdout() -> None:

@@ -114,7 +114,8 @@ class DeployRenderer:
         if self.as_json:
             self._json({"event": "saved", "path": str(path) if path else None, "steps": steps})
         elif path is not None:
-            self._text(f"\nPlan ({steps} steps) saved to {path}")
+            count = "1 step" if steps == 1 else f"{steps} steps"
+            self._text(f"\nPlan ({count}) saved to {path}")
 
     # -- a run ----------------------------------------------------------------------------
     def run_event(self, event: RunEvent) -> None:

@@ -71,6 +71,7 @@ def test_deploy_word_runs_the_plan_in_the_named_folder(
     term.focus()
     desk.type("deploy ./proj")
     desk.key("Return")
+    term.wait_shown("Plan (1 step) saved to ")
     term.wait_shown(OFFER)
     desk.type("r")
     desk.key("Return")

@@ -16,6 +16,7 @@ from termwise.tray.app.hotkey import (
 )
 
 from tests.support.tools import require
+from tests.support.wine_limits import wine_limit
 
 
 def test_combos_convert_to_each_backend_syntax() -> None:
@@ -254,6 +255,7 @@ def test_a_combination_another_program_holds_is_reported_taken(qtbot) -> None:
 
 @pytest.mark.windows
 @pytest.mark.skipif(sys.platform != "win32", reason="RegisterHotKey")
+@wine_limit("hotkey-release")
 def test_windows_a_second_registration_of_the_same_combo_is_taken() -> None:
     """RegisterHotKey holds a combination for one owner: the second is told it is taken,
     and it is free again once the first let go (seen under Wine across two processes too)."""

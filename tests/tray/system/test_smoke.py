@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.wine_limits import wine_limit
+from tests.support.wine_limits import UNDER_WINE, wine_limit
 
 TIMEOUT = 120
 
@@ -91,6 +91,18 @@ def test_smoke_test_with_windows_shells(shell: str):
     assert f"'termwise-smoke', {status}" in done.stdout
 
 
+@pytest.mark.skipif(not UNDER_WINE, reason="Wine's console only")
+def test_smoke_test_with_cmd_under_wine_reads_the_last_screen():
+    """Wine's console shows cmd's marks as '?]133;A?\\': the smoke test passes on the last
+    screen and says that it did (the Windows lane's installed smoke test is the same)."""
+    done = smoke({"TERMWISE_SMOKE_SHELL": "cmd"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "'termwise-smoke' on the last screen" in done.stdout
+    assert "smoke test passed (last-screen fallback: no prompt marks arrived from cmd)" in (
+        done.stdout
+    )
+
+
 def test_only_cmd_may_leave_the_exit_code_out():
     """A cmd block without an exit code passes; any other shell must report 0."""
     from termwise.tray.system.smoke import exit_code_problem
@@ -99,3 +111,44 @@ def test_only_cmd_may_leave_the_exit_code_out():
     assert exit_code_problem("powershell", 0) is None
     assert exit_code_problem("powershell", None) == "expected exit code 0, got None"
     assert exit_code_problem("cmd", 1) == "expected exit code 0, got 1"
+
+
+def _fake_shell(tmp_path: Path, body: str) -> dict[str, str]:
+    """A POSIX stand-in named bash whose prompt shows its marks as text (ESC lost), as
+    Wine's console shows cmd's; `body` handles each typed line."""
+    fake = tmp_path / "bash"
+    prompt = r"printf '?]133;D?\\?]133;A?\\$ ?]133;B?\\'"
+    fake.write_text(f"#!/bin/sh\nwhile {prompt}; IFS= read -r line; do {body}; done\n")
+    fake.chmod(0o755)
+    return {"TERMWISE_SMOKE_SHELL": "bash", "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses a POSIX stand-in shell")
+def test_marks_shown_as_text_pass_on_the_last_screen_and_say_so(tmp_path: Path):
+    """No marks arrive, but the prompt shows them as text: the command's output is read
+    from the last screen, here and over IPC, and the result names the fallback."""
+    done = smoke(_fake_shell(tmp_path, 'eval "$line"'))
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert re.search(
+        r"^  ok    run a command: 'echo termwise-smoke' -> 'termwise-smoke' on the last "
+        r"screen \(\d+ ms\); last-screen fallback: bash's prompt marks reach the console as text",
+        out,
+        re.M,
+    ), out
+    assert re.search(r"^  ok    read it over IPC: .* returned the last screen with", out, re.M)
+    assert out.rstrip().endswith(
+        "smoke test passed (last-screen fallback: no prompt marks arrived from bash)"
+    ), out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses a POSIX stand-in shell")
+def test_last_screen_fallback_still_fails_when_the_command_does_not_run(tmp_path: Path):
+    """The fallback is not a pass by default: a shell that never runs the command fails."""
+    done = smoke(_fake_shell(tmp_path, "echo not-run"))
+    assert done.returncode == 1, done.stdout
+    assert (
+        "FAIL  run a command: no prompt marks arrive from bash and 'termwise-smoke' did not "
+        "show on its last screen within 30 s"
+    ) in done.stderr
+    assert "smoke test FAILED" in done.stderr
