@@ -95,7 +95,7 @@ class SettingsScreen:
         """Click Apply; what the tray says the new settings changed (fields re-measured)."""
         self.click("apply")
         applied: dict[str, Any] = self.desk.tray.wait_log(
-            lambda e: e.get("message") == "settings applied" and "event" in e,  # the tray's
+            lambda e: e.get("message") == "settings applied",
             WAIT,
             "settings applied",
             after=after,
