@@ -155,6 +155,7 @@ class SettingsWindow(QWidget):
             "language": self.language,
             "theme": self.theme,
             "privacy": self.redact,
+            "failure_nudge": self.failure_nudge,
         }
 
     def retranslate(self) -> None:
