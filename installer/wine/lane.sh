@@ -83,14 +83,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The prefix's wineserver, started by the lane with its streams on /dev/null and kept for
-# the whole run: one started by a test run inherits that run's output pipe and holds it
-# open (the run then looks unfinished) until the last Windows program of the lane ends.
-own_wineserver() {
-  [ -f "$WINEPREFIX/system.reg" ] || return 0
-  wineserver -p </dev/null >/dev/null 2>&1 || true # already running: fine
-}
-
 # ------------------------------------------------------------------------ setup
 host_python() { (cd "$REPO" && uv run --quiet --no-sync python "$@"); }
 
@@ -195,7 +187,6 @@ install_project_editable() {
 step_setup() {
   say "setup (prefix, Windows CPython, wheels, stand-in DLLs, packages)"
   timed prefix make_prefix || return 1
-  own_wineserver
   timed python unpack_python || return 1
   timed wheels download_wheels || return 1
   timed shims build_shims || return 1
@@ -208,7 +199,6 @@ step_setup() {
 # ------------------------------------------------------------------------ tests
 step_tests() {
   say "tests under Windows CPython"
-  own_wineserver
   timed tests host_python "$HERE/wine_tests.py" --repo "$REPO" --out "$RUN/tests" \
     --python "$PY" --summary "$RUN/tests-summary.txt" --jobs "${TERMWISE_WINE_JOBS:-2}"
   local rc=$?
@@ -219,7 +209,6 @@ step_tests() {
 # ------------------------------------------------------------------------ build
 step_build() {
   say "build: wheel, PyInstaller and makensis through installer/build.py under Wine"
-  own_wineserver
   local wheel links setup
   rm -rf "$RUN/wheel" && mkdir -p "$RUN/wheel"
   (cd "$REPO" && uv build --quiet --wheel --out-dir "$RUN/wheel") || { verdict build FAIL "uv build"; return 1; }
@@ -268,7 +257,6 @@ installed_dir() {
 
 step_install() {
   say "install: silent install, the installed app, screenshot, uninstall"
-  own_wineserver
   local setup dir exe rc=0
   # The build step's installer (kept in the cache, so `lane.sh install` can run alone).
   setup=$(ls "$CACHE"/dist/Termwise-Setup-*.exe 2>/dev/null | head -1)
@@ -276,8 +264,7 @@ step_install() {
   dir=$(installed_dir)
   # A 64-bit NSIS installer exits 0 even when it did nothing: check the files.
   timed install w 300 "$setup" /S
-  # (Not `wineserver -w`: the lane's wineserver stays up.) The uninstaller is written last.
-  for _ in $(seq 60); do [ -f "$dir/uninstall.exe" ] && break; sleep 1; done
+  timeout 120 wineserver -w
   exe="$(winpath "$dir")\\termwise.exe"
   if [ ! -f "$dir/termwise.exe" ] || [ ! -f "$dir/TermwiseTray.exe" ]; then
     verdict install FAIL "no termwise.exe/TermwiseTray.exe in $dir"
@@ -346,7 +333,6 @@ screenshot_overlay() {
   fi
   timeout 60 wineserver -k
   wait "$tray_pid" 2>/dev/null
-  own_wineserver
   [ -n "$win" ]
 }
 
@@ -354,8 +340,9 @@ uninstall() {
   local dir=$1 home=$WINEPREFIX/drive_c/lane-home-installed
   mkdir -p "$home" && echo keep >"$home/lane-marker.txt"
   timed uninstall w 300 "$(winpath "$dir")\\uninstall.exe" /S
-  # The uninstaller re-runs itself from a temporary copy: wait for its work.
-  for _ in $(seq 90); do [ -e "$dir/termwise.exe" ] || break; sleep 1; done
+  # The uninstaller re-runs itself from a temporary copy.
+  timeout 120 wineserver -w
+  for _ in $(seq 30); do [ -e "$dir/termwise.exe" ] || break; sleep 1; done
   if [ -e "$dir/termwise.exe" ]; then
     verdict uninstall FAIL "files left in $dir"
     return 1

@@ -90,10 +90,10 @@ def read_junit(xml: Path, chunk: Chunk) -> None:
 def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     """Run `cmd` with its output in a pipe, and return once it has ended.
 
-    Not at the pipe's end: a process it left behind (a wineserver it started, a host a
-    test did not stop) can hold the pipe open for as long as it lives, which made a
-    finished folder wait for the whole suite. Output still arriving LINGER seconds after
-    the end is not waited for.
+    Not at the pipe's end: what the run started and left behind holds the pipe open for as
+    long as it lives: the prefix's wineserver and its services, started by whichever run
+    came first, stay while any other run goes on (which made a finished folder wait for
+    the whole suite). Output still arriving LINGER seconds after the end is not waited for.
     """
     proc = subprocess.Popen(
         cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT

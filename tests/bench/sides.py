@@ -23,8 +23,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from termwise.tray.host.pty import PtyProcess, spawn_pty
-
 from tests.tray.serve_support import TERMWISE, ServeProcess, wait_until
 
 ROWS, COLS = 50, 200
@@ -93,10 +91,14 @@ def make_big_file(folder: Path, total: int) -> Path:
 
 
 class ByteTerminal:
-    """The plainest outer terminal: a PTY whose master side one thread drains."""
+    """The plainest outer terminal: a PTY whose master side one thread drains with one
+    plain `os.read` per wake-up (not our adapter's read, which gathers more: the
+    measuring instrument stays the same whatever the product does)."""
 
     def __init__(self, argv: Sequence[str], env: dict[str, str] | None = None) -> None:
-        self.pty: PtyProcess = spawn_pty(list(argv), rows=ROWS, cols=COLS, env=env)
+        from termwise.tray.host.pty.posix import PosixPty  # the benchmarks run on POSIX
+
+        self.pty = PosixPty.spawn(list(argv), rows=ROWS, cols=COLS, env=env)
         self.count = 0
         self.cpu = 0.0  # this thread's CPU seconds so far
         self._tail = b""
@@ -107,11 +109,12 @@ class ByteTerminal:
         self._thread.start()
 
     def _run(self) -> None:
-        read = self.pty.read
+        fd = self.pty.fileno()
+        read = os.read
         while True:
             try:
-                data = read(65536)
-            except OSError:
+                data = read(fd, 65536)
+            except OSError:  # EIO: the program ended; EBADF: closed
                 return
             if not data:
                 return
@@ -298,9 +301,14 @@ BASELINE = Path(__file__).with_name("baseline.json")
 REGRESSION = 1.25  # a ratio may grow by this factor over the recorded one before failing
 
 
+# Ratios of the running test that regressed; tests/bench/conftest.py fails the test with
+# them once its body is done, so one bad ratio does not hide the rest of the table.
+REGRESSED: list[str] = []
+
+
 def budget(key: str, value: float) -> None:
-    """Fail when a ratio (lower is better) regressed past the recorded table by more than
-    25 %; with TW_BENCH_RECORD=1, record this run's value instead."""
+    """Note a ratio (lower is better) that regressed past the recorded table by more than
+    25 % (the test fails at its end); with TW_BENCH_RECORD=1, record this run's value."""
     import json
 
     table = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
@@ -312,6 +320,7 @@ def budget(key: str, value: float) -> None:
     if recorded is None:
         print(f"  (no recorded {key} in {BASELINE.name}; TW_BENCH_RECORD=1 records one)")
         return
-    assert value <= recorded * REGRESSION, (
-        f"{key} regressed: {value:.2f} against {recorded:.2f} recorded (limit +25 %)"
-    )
+    if value > recorded * REGRESSION:
+        line = f"{key} regressed: {value:.2f} against {recorded:.2f} recorded (limit +25 %)"
+        print(f"  REGRESSED {line}")
+        REGRESSED.append(line)

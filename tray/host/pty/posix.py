@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import select
 import signal
 import sys
 
@@ -42,6 +43,10 @@ _RESET_SIGNALS = tuple(
 )
 
 
+READ_BUFFER = 65536  # the most one read() returns
+MORE_ROOM = 4096  # read on while this much room is left and output is waiting
+
+
 def _default_signals() -> None:
     """In the child before exec: default dispositions and nothing blocked."""
     for sig in _RESET_SIGNALS:
@@ -57,6 +62,11 @@ class PosixPty(ReapedStatus):
         self.pid: int = proc.pid
         self._status: int | None = None
         self._closed = False
+        # One reader thread reads into this buffer and copies each chunk out at its size
+        # (os.read would allocate the whole size per call and then shrink it).
+        self._read_buf = memoryview(bytearray(READ_BUFFER))
+        self._waiting = select.poll()
+        self._waiting.register(proc.fd, select.POLLIN)
 
     @classmethod
     def spawn(
@@ -73,15 +83,33 @@ class PosixPty(ReapedStatus):
         )
         return cls(proc)
 
-    def read(self, size: int = 65536) -> bytes:
+    def read(self, size: int = READ_BUFFER) -> bytes:
+        """Block for output, then take what else is already waiting, up to `size` bytes
+        (one reader thread at a time: the buffer is reused)."""
         # Straight from the descriptor: ptyprocess's buffered file object adds a layer
         # and a method call per chunk on the hottest path.
+        fd = self._proc.fd
+        buf = self._read_buf if size <= READ_BUFFER else memoryview(bytearray(size))
+        n = 0
         try:
-            return os.read(self._proc.fd, size)
+            n = os.readv(fd, (buf[:size],))
+            # A PTY hands over at most a few KiB per read. While a program floods it,
+            # more is there at once: gathering it makes one chunk for the parser, the
+            # clients and the socket instead of several (3-4x fewer for `seq`).
+            # Interactive echo pays one poll that finds nothing.
+            while n and size - n >= MORE_ROOM and self._waiting.poll(0):
+                more = os.readv(fd, (buf[n:size],))
+                if not more:
+                    break
+                n += more
         except OSError as exc:  # EIO: the child side closed; EBADF: closed under us
-            if exc.errno in (errno.EBADF, errno.EIO):
-                return b""
-            raise
+            if exc.errno not in (errno.EBADF, errno.EIO):
+                raise
+        return buf[:n].tobytes()
+
+    def fileno(self) -> int:
+        """The PTY's master descriptor (-1 once closed)."""
+        return int(self._proc.fd)
 
     def write(self, data: bytes) -> None:
         fd = self._proc.fd

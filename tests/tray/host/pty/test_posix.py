@@ -87,6 +87,33 @@ class TestPosixPty(PtyContract):
         assert out.count(b"x") == 3000000
         assert out.rstrip().endswith(b"END")
 
+    def test_a_flood_is_read_whole_in_gathered_chunks(self, spawned):
+        """Reads at the default size gather what a flood left waiting: every numbered line
+        arrives once and in order, and some chunks hold more than one PTY read gives."""
+        pty = spawned(["seq", "1", "300000"])
+        chunks: list[bytes] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            chunk = pty.read()
+            if not chunk:
+                break
+            chunks.append(chunk)
+        lines = b"".join(chunks).split(b"\r\n")
+        assert lines[:-1] == [str(i).encode() for i in range(1, 300001)]
+
+    def test_a_flood_of_large_writes_comes_in_large_chunks(self, spawned):
+        """Where a single PTY read gives about 4 KiB, a default-size read gathers what is
+        already waiting: a flood arrives in chunks of tens of KiB (fewer wake-ups down
+        the line), every byte of it."""
+        pty = spawned(["sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' x"])
+        sizes: list[int] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (chunk := pty.read()):
+            assert chunk.count(b"x") == len(chunk)
+            sizes.append(len(chunk))
+        assert sum(sizes) == 3000000
+        assert max(sizes) >= 32768, f"largest chunk {max(sizes)} bytes"
+
     @pytest.mark.parametrize("parent_ignores", [False, True], ids=["plain", "under-nohup"])
     def test_terminate_hangs_up_an_interactive_shells_jobs(self, spawned, parent_ignores):
         """Jobs of an interactive bash (their own process groups) end with the session, as
