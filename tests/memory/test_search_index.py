@@ -121,9 +121,10 @@ def test_a_hand_edit_that_keeps_size_and_mtime_is_still_seen(tmp_path: Path) -> 
     assert store.search("wg0")[0].entry.key == "fact:vpn"
     path = tmp_path / "facts.md"
     st = path.stat()
-    text = path.read_text(encoding="utf-8").replace("wg0", "wg7")
-    with open(path, "r+", encoding="utf-8") as handle:  # in place: the inode stays
-        handle.write(text)
+    data = path.read_bytes().replace(b"wg0", b"wg7")
+    # In place (the inode stays), in bytes (text mode would write CRLF on Windows).
+    with open(path, "r+b") as handle:
+        handle.write(data)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # a coarse clock: the same tick
     assert path.stat().st_size == st.st_size and path.stat().st_ino == st.st_ino
     for fresh in (store, MemoryStore(tmp_path)):
