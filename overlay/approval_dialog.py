@@ -26,10 +26,17 @@ from termwise.agent.safety.approval_flow import DEFAULT_ANSWER, ApprovalRequest
 from termwise.overlay.i18n import tr
 from termwise.overlay.qt_bridge import emit
 
-DANGER_STYLE = (
-    "QFrame#danger { border: 2px solid #c62828; border-radius: 6px; background: #fdecea; }"
-    "QFrame#danger QLabel { color: #7f0000; }"
-)
+# A red frame in either theme: a pale tint under dark text, or a deep one under light text.
+DANGER_STYLE = {
+    "light": (
+        "QFrame#danger { border: 2px solid #c62828; border-radius: 6px; background: #fdecea; }"
+        "QFrame#danger QLabel { color: #7f0000; }"
+    ),
+    "dark": (
+        "QFrame#danger { border: 2px solid #ff6b6b; border-radius: 6px; background: #3d1f22; }"
+        "QFrame#danger QLabel { color: #ffd7d4; }"
+    ),
+}
 # The button Enter presses stands out in either theme: bold, with a border in the palette's
 # accent (the theme's Highlight), while the others keep the platform's look.
 DEFAULT_STYLE = (
@@ -58,7 +65,8 @@ class ApprovalDialog(QDialog):
         frame = QFrame(self)
         frame.setObjectName("danger" if request.dangerous else "confirm")
         if request.dangerous:
-            frame.setStyleSheet(DANGER_STYLE)
+            dark = self.palette().window().color().lightness() < 128
+            frame.setStyleSheet(DANGER_STYLE["dark" if dark else "light"])
         icon = QLabel(frame)
         icon.setObjectName("icon")
         pixmap = self.style().standardIcon(

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFrame
 from termwise.agent.base.types import Verdict
 from termwise.agent.safety.approval_flow import approval_request, settle
 from termwise.agent.safety.approvals import ApprovalStore
@@ -66,6 +66,24 @@ def test_the_default_button_looks_like_the_default(qtbot: Any, qapp: Any, theme:
         for button in others:
             assert not button.isDefault() and not button.font().bold()
             assert accent not in colours(button.grab().toImage()), button.text()
+    finally:
+        qapp.setPalette(before)
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_the_danger_frame_follows_the_theme(qtbot: Any, qapp: Any, theme: Theme) -> None:
+    """The red frame's tint suits the theme: its text stays readable on its background."""
+    before = qapp.palette()
+    qapp.setPalette(palette(theme))
+    try:
+        dialog, _ = shown(qtbot, DANGER, "rm -rf ~/build")
+        image = dialog.findChild(QFrame, "danger").grab().toImage()
+        inside = image.pixelColor(image.width() - 6, image.height() // 2)
+        window = QColor(theme.background)
+        # Dark theme: a dark tint; light theme: a light one — never a pale box in the dark.
+        assert (inside.lightness() < 128) == (window.lightness() < 128), inside.name()
+        heading = dialog.heading.palette().color(dialog.heading.foregroundRole())
+        assert abs(heading.lightness() - inside.lightness()) > 100
     finally:
         qapp.setPalette(before)
 
