@@ -414,24 +414,51 @@ def rank(blocks: Sequence[Block], terms: Sequence[str], n: int, today: int,
 
 
 def read_entry(path: Path, block: Block, number: int) -> Entry:
-    """Entry `number` of the block, parsed from its span in the Markdown file (the truth)."""
+    """Entry `number` of the block, parsed from its span in the Markdown file (the truth).
+
+    The span must be a whole section as the file's own parse sees it: it starts a line
+    with `## `, and only blank lines come between its end and the next `## ` line (or the
+    end of the file); otherwise the block is stale (or forged) and is rebuilt."""
     start, end = block.span(number)
+    before_start = 1 if start else 0
     try:
         with open(path, "rb") as handle:
             before = os.fstat(handle.fileno())
-            handle.seek(start)
-            raw = handle.read(end - start)
+            handle.seek(start - before_start)
+            raw = handle.read(end - start + before_start + LOOK_AFTER)
             after = os.fstat(handle.fileno())
     except (OSError, ValueError):  # ValueError: a name with a NUL in it
         raise StaleIndex(block.rel) from None
     for st in (before, after):
         if file_sig(st.st_ino, st.st_size, st.st_mtime_ns) != block.sig:
             raise StaleIndex(block.rel)
+    head, section = raw[:before_start], raw[before_start : before_start + end - start]
+    tail = raw[before_start + end - start :]
+    if head not in (b"", b"\n") or not _ends_section(section, tail, len(tail) < LOOK_AFTER):
+        raise StaleIndex(block.rel)
     try:
-        text = raw.decode("utf-8").replace("\r\n", "\n")
+        text = section.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError:
         raise StaleIndex(block.rel) from None
     parsed = parse_text(text)
     if not text.startswith("## ") or len(parsed.entries) != 1:
         raise StaleIndex(block.rel)
     return parsed.entries[0].entry
+
+
+LOOK_AFTER = 4096  # bytes read past a section to see that the next one starts there
+
+
+def _ends_section(section: bytes, tail: bytes, at_eof: bool) -> bool:
+    """Whether the section ends a line and is followed by blank lines, then `## ` or the end."""
+    if tail and not section.endswith(b"\n"):
+        return False
+    lines = tail.split(b"\n")
+    if not at_eof:
+        lines.pop()  # cut off mid-line by the read
+    for line in lines:
+        if line.startswith(b"## "):
+            return True
+        if line.decode("utf-8", "replace").strip():  # blank as the parser sees it
+            return False
+    return at_eof

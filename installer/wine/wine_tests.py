@@ -172,7 +172,7 @@ def summary(results: list[Chunk]) -> tuple[str, bool]:
     failed = len(total.failed) + len(total.hung)
     lines.append(
         f"tests: {total.passed} passed, {failed} failed, {total.wine_limit} Wine limits, "
-        f"{total.skipped} skipped in {total.seconds:.0f}s"
+        f"{total.skipped} skipped; the folders' times add up to {total.seconds:.0f}s"
     )
     return "\n".join(lines), failed == 0
 

@@ -141,16 +141,18 @@ def test_mem_search_whole_process_and_in_process(tmp_path: Path) -> None:
         f"max peak {max(top.mib):.1f} MiB (<= 60)"
     )
     print(f"\nin-process top-3 at 10k, warm (ms per search, {ROUNDS} rounds x 4 queries x 20):")
-    print(f"  indexed store.search     {spread(in_process)}   (goal <= 5 ms)")
-    print(f"  cached Retriever (before) {spread(retriever_ms)}")
-    pairs = [a / b for a, b in zip(in_process, retriever_ms, strict=True)]
-    ratio = statistics.median(pairs)
-    print(f"  indexed / cached Retriever: {ratio:.2f}x (median of {len(pairs)} pairs)")
+    indexed = [ms for runs in in_process.values() for ms in runs]
+    plain = [ms for runs in retriever_ms.values() for ms in runs]
+    print(f"  indexed store.search      {spread(indexed)}   (goal <= 5 ms)")
+    print(f"  cached Retriever (before) {spread(plain)}")
+    # Per query the fastest round of each side (the least disturbed by other work), summed.
+    ratio = sum(min(v) for v in in_process.values()) / sum(min(v) for v in retriever_ms.values())
+    print(f"  indexed / cached Retriever: {ratio:.2f}x (best round per query)")
     budget("memsearch.10000.inprocess_per_retriever.time", ratio)
 
 
-def _in_process(memory: Path) -> tuple[list[float], list[float]]:
-    """Warm top-3 searches: the indexed store against the old in-memory Retriever."""
+def _in_process(memory: Path) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Warm top-3 searches, ms per search by query: the indexed store, the old Retriever."""
     store = MemoryStore(memory)
     store.search("warm")
     located = store.located()
@@ -158,17 +160,17 @@ def _in_process(memory: Path) -> tuple[list[float], list[float]]:
         [loc.entry for _, loc in located], [(rel, loc.start + 1) for rel, loc in located]
     )
     today = date.today()
-    mine: list[float] = []
-    theirs: list[float] = []
+    mine: dict[str, list[float]] = {query: [] for query in QUERIES}
+    theirs: dict[str, list[float]] = {query: [] for query in QUERIES}
     for _ in range(ROUNDS):
         for query in QUERIES:
             start = time.perf_counter()
             for _ in range(20):
                 hits = store.search(query, 3)
-            mine.append((time.perf_counter() - start) * 1000 / 20)
+            mine[query].append((time.perf_counter() - start) * 1000 / 20)
             start = time.perf_counter()
             for _ in range(20):
                 before = retriever.search(query, 3, today=today)
-            theirs.append((time.perf_counter() - start) * 1000 / 20)
+            theirs[query].append((time.perf_counter() - start) * 1000 / 20)
             assert hits == before
     return mine, theirs

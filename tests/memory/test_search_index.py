@@ -56,6 +56,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     with open(root / "facts.md", "a", encoding="utf-8") as handle:
         handle.write("\n## fact:İstanbul\n- type: fact\n- content: STRASSE straße Ünïcode 部署\n")
+        # Lines of Unicode spaces after a section are blank to the parser too.
+        handle.write("\u00a0\n\u3000\n## fact:nbsp\n- type: fact\n- content: docker after spaces\n")
     return root
 
 
@@ -69,6 +71,20 @@ def test_indexed_search_ranks_exactly_as_the_plain_scan(corpus: Path, n: int) ->
     again = MemoryStore(corpus)
     for query in QUERIES:
         _same(again, query, n)
+
+
+def test_hits_are_read_from_their_sections_without_falling_back_to_the_scan(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every hit's section checks out against the file (no stale block, no scan)."""
+    store = MemoryStore(corpus)
+
+    def no_scan(query: str, n: int = 3) -> list[object]:
+        raise AssertionError("fell back to the scan")
+
+    monkeypatch.setattr(store, "scan", no_scan)
+    for query in ("İstanbul straße", "docker after spaces", "crlf docker", "kubectl second"):
+        assert store.search(query, 3)
 
 
 def test_the_index_is_written_and_a_new_store_reads_no_markdown_to_search(
@@ -105,9 +121,10 @@ def test_a_hand_edit_that_keeps_size_and_mtime_is_still_seen(tmp_path: Path) -> 
     assert store.search("wg0")[0].entry.key == "fact:vpn"
     path = tmp_path / "facts.md"
     st = path.stat()
-    text = path.read_text(encoding="utf-8").replace("wg0", "wg7")
-    with open(path, "r+", encoding="utf-8") as handle:  # in place: the inode stays
-        handle.write(text)
+    data = path.read_bytes().replace(b"wg0", b"wg7")
+    # In place (the inode stays), in bytes (text mode would write CRLF on Windows).
+    with open(path, "r+b") as handle:
+        handle.write(data)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # a coarse clock: the same tick
     assert path.stat().st_size == st.st_size and path.stat().st_ino == st.st_ino
     for fresh in (store, MemoryStore(tmp_path)):

@@ -10,13 +10,16 @@ import zlib
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from termwise.memory import search_index
 from termwise.memory.search_index import CorruptIndex, StaleIndex, load, rank, read_entry
 from termwise.memory.store import SEARCH_INDEX, MemoryStore
 
 _HEAD = struct.Struct("<8sIQ")
+# The store-level properties write files and search per example: the nightly profile's
+# 100,000 examples would take an hour, 5,000 keep them inside the job's time.
+_STORE_EXAMPLES = settings(max_examples=min(settings().max_examples, 5000))
 QUERIES = ("vpn wg0", "helix editor", "部署 脚本", "bash")
 
 
@@ -75,6 +78,8 @@ def test_bytes_after_a_sound_header_never_raise(tail: bytes) -> None:
         assert blocks is None or isinstance(blocks, dict)
 
 
+@pytest.mark.timeout(1800)
+@_STORE_EXAMPLES
 @given(st.lists(_mutations(), min_size=1, max_size=4))
 def test_a_damaged_index_answers_exactly_as_the_plain_scan(
     folder: tuple[Path, bytes], steps: list[tuple[str, int, bytes]]
@@ -89,6 +94,8 @@ def test_a_damaged_index_answers_exactly_as_the_plain_scan(
     assert load((root / SEARCH_INDEX).read_bytes()) is not None
 
 
+@pytest.mark.timeout(1800)
+@_STORE_EXAMPLES
 @given(st.lists(_mutations(), min_size=1, max_size=4))
 def test_a_forged_body_with_a_matching_checksum_never_raises_or_invents(
     folder: tuple[Path, bytes], steps: list[tuple[str, int, bytes]]

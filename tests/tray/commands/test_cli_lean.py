@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from termwise.tray.commands import cli
 
+from tests.support.wine_limits import wine_limit
 from tests.tray.serve_support import ServeProcess, serve_fixture
 
 # Never needed by the client commands: Qt, the model SDK and its HTTP stack, the YAML
@@ -100,6 +101,7 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
     yield from serve_fixture(termwise_home)
 
 
+@wine_limit("no-posix-tools")  # a bash session
 def test_host_client_commands_load_no_heavy_library(serve: ServeProcess) -> None:
     """`context`, `sessions` and `send` talk to the host with the standard library alone."""
     sid = str(serve.client.create("bash")["id"])
@@ -113,6 +115,7 @@ def test_host_client_commands_load_no_heavy_library(serve: ServeProcess) -> None
         assert "termwise.tray.commands.agent" not in modules, args
 
 
+@wine_limit("no-posix-tools")  # a bash session
 def test_the_ask_word_loads_no_heavy_library_without_a_model(serve: ServeProcess) -> None:
     """`??` after a failed command, with no model set up: rules only, no SDK, Qt or YAML."""
     sid = str(serve.client.create("bash")["id"])
