@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
+
+# Tests play a person at a terminal, where Ctrl+C is never ignored. A suite started in the
+# background of a script inherits SIGINT ignored, and so would every command it starts.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Must happen before anything imports Qt: without a display a Qt import aborts pytest.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -1,9 +1,9 @@
 """Asks before running a risky command; the choices and their meaning come from agent.safety.approval_flow.
 
-Enter and Esc mean Deny (this time only): the Deny button has the focus, is the default and
-says so ("Deny (Enter)"); closing the window is the same one-time deny. A dangerous command
-is drawn differently (red frame, warning icon, "This command is dangerous") and offers no
-"always" and no wildcard.
+Enter and Esc mean Deny (this time only): the Deny button has the focus, is the default, says
+so ("Deny (Enter)") and looks it (bold, accent border); closing the window is the same one-time
+deny. A dangerous command is drawn differently (red frame, warning icon, "This command is
+dangerous") and offers no "always" and no wildcard.
 """
 
 from __future__ import annotations
@@ -26,9 +26,23 @@ from termwise.agent.safety.approval_flow import DEFAULT_ANSWER, ApprovalRequest
 from termwise.overlay.i18n import tr
 from termwise.overlay.qt_bridge import emit
 
-DANGER_STYLE = (
-    "QFrame#danger { border: 2px solid #c62828; border-radius: 6px; background: #fdecea; }"
-    "QFrame#danger QLabel { color: #7f0000; }"
+# A red frame in either theme: a pale tint under dark text, or a deep one under light text.
+DANGER_STYLE = {
+    "light": (
+        "QFrame#danger { border: 2px solid #c62828; border-radius: 6px; background: #fdecea; }"
+        "QFrame#danger QLabel { color: #7f0000; }"
+    ),
+    "dark": (
+        "QFrame#danger { border: 2px solid #ff6b6b; border-radius: 6px; background: #3d1f22; }"
+        "QFrame#danger QLabel { color: #ffd7d4; }"
+    ),
+}
+# The button Enter presses stands out in either theme: bold, with a border in the palette's
+# accent (the theme's Highlight), while the others keep the platform's look.
+DEFAULT_STYLE = (
+    "QPushButton { font-weight: bold; border: 2px solid palette(highlight); border-radius: 4px;"
+    " background: palette(button); color: palette(button-text); padding: 4px 12px; }"
+    "QPushButton:pressed { background: palette(highlight); color: palette(highlighted-text); }"
 )
 ICON_SIZE = 32
 
@@ -51,7 +65,8 @@ class ApprovalDialog(QDialog):
         frame = QFrame(self)
         frame.setObjectName("danger" if request.dangerous else "confirm")
         if request.dangerous:
-            frame.setStyleSheet(DANGER_STYLE)
+            dark = self.palette().window().color().lightness() < 128
+            frame.setStyleSheet(DANGER_STYLE["dark" if dark else "light"])
         icon = QLabel(frame)
         icon.setObjectName("icon")
         pixmap = self.style().standardIcon(
@@ -97,6 +112,7 @@ class ApprovalDialog(QDialog):
             self.buttons[option.answer] = button
         self.deny_button = self.buttons[DEFAULT_ANSWER]
         self.deny_button.setDefault(True)
+        self.deny_button.setStyleSheet(DEFAULT_STYLE)
         layout = QVBoxLayout(self)
         layout.addWidget(frame)
         layout.addLayout(row)

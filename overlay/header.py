@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from termwise.overlay.i18n import tr
 from termwise.overlay.view_model import Header
+
+MAX_PATH_CHARS = 60
+
+
+def short_path(path: str, home: str | None = None) -> str:
+    """The folder as the prompt shows it: the home folder as `~`, a long middle elided."""
+    home = os.path.expanduser("~") if home is None else home
+    if home and home not in ("/", "~"):
+        norm, norm_home = os.path.normcase(path), os.path.normcase(home.rstrip("/\\"))
+        if norm == norm_home:
+            path = "~"
+        elif norm.startswith(norm_home) and norm[len(norm_home)] in "/\\":
+            path = "~" + path[len(norm_home) :]
+    if len(path) <= MAX_PATH_CHARS:
+        return path
+    keep = MAX_PATH_CHARS - 1
+    return path[: keep // 3] + "…" + path[-(keep - keep // 3) :]
 
 
 def describe(header: Header) -> tuple[str, str]:
@@ -14,7 +33,7 @@ def describe(header: Header) -> tuple[str, str]:
     if header.source != "session":
         return tr("No session"), tr("Start a session from the tray menu (New session).")
     code = "—" if header.exit_code is None else str(header.exit_code)
-    parts = [header.shell or "?", header.cwd or "?"]
+    parts = [header.shell or "?", short_path(header.cwd) if header.cwd else "?"]
     if header.session_id:
         parts.append(tr("session {id}", id=header.session_id))
     first = " · ".join(parts)
@@ -46,4 +65,5 @@ class HeaderWidget(QWidget):
     def set_header(self, header: Header) -> None:
         first, second = describe(header)
         self.title.setText(first)
+        self.title.setToolTip(header.cwd if header.source == "session" and header.cwd else "")
         self.detail.setText(second)

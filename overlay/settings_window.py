@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import logging
 import os
 
 from PySide6.QtCore import QPoint, Signal
@@ -30,8 +29,6 @@ from termwise.agent.llm.providers import PRESETS
 from termwise.overlay.hotkey_edit import HotkeyEdit
 from termwise.overlay.i18n import detect_language, set_language, tr
 from termwise.overlay.qt_bridge import emit
-
-log = logging.getLogger(__name__)
 
 TASKS = ("suggest", "safety", "memory", "deploy", "chat")
 SHELLS = ("", "pwsh", "powershell", "cmd", "bash", "zsh", "wsl")
@@ -158,6 +155,7 @@ class SettingsWindow(QWidget):
             "language": self.language,
             "theme": self.theme,
             "privacy": self.redact,
+            "failure_nudge": self.failure_nudge,
         }
 
     def retranslate(self) -> None:
@@ -280,7 +278,6 @@ class SettingsWindow(QWidget):
             self.retranslate()
         self._show_key_state()
         self.message.setText(tr("Saved."))
-        log.info("settings applied")
         emit(self.applied, copy.deepcopy(config))
         return True
 

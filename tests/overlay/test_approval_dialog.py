@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QApplication, QFrame
 from termwise.agent.base.types import Verdict
 from termwise.agent.safety.approval_flow import approval_request, settle
 from termwise.agent.safety.approvals import ApprovalStore
 from termwise.overlay.approval_dialog import ApprovalDialog
+from termwise.overlay.theme import DARK, LIGHT, Theme, palette
 
 DANGER = Verdict("dangerous", ("rm-recursive-force: deletes recursively",))
 CONFIRM = Verdict("confirm", ("changes: pushes commits",))
@@ -38,6 +40,52 @@ def test_enter_denies(qtbot: Any, verdict: Verdict, command: str) -> None:
     assert dialog.deny_button.text() == "Deny (Enter)" and dialog.deny_button.isDefault()
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     assert answers == ["deny"] and not dialog.isVisible()
+
+
+def colours(image: QImage) -> set[str]:
+    """Every colour a rendered widget shows."""
+    return {
+        image.pixelColor(x, y).name() for x in range(image.width()) for y in range(image.height())
+    }
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_the_default_button_looks_like_the_default(qtbot: Any, qapp: Any, theme: Theme) -> None:
+    """In either theme the button Enter presses is bold and framed in the theme's accent; no
+    other button is bold or shows that colour."""
+    before = qapp.palette()
+    qapp.setPalette(palette(theme))
+    try:
+        dialog, _ = shown(qtbot, CONFIRM, "git push origin main")
+        deny = dialog.deny_button
+        assert deny.isDefault() and deny.font().bold()
+        accent = QColor(theme.accent).name()
+        assert accent in colours(deny.grab().toImage())
+        others = [b for b in dialog.buttons.values() if b is not deny]
+        assert len(others) == 5
+        for button in others:
+            assert not button.isDefault() and not button.font().bold()
+            assert accent not in colours(button.grab().toImage()), button.text()
+    finally:
+        qapp.setPalette(before)
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_the_danger_frame_follows_the_theme(qtbot: Any, qapp: Any, theme: Theme) -> None:
+    """The red frame's tint suits the theme: its text stays readable on its background."""
+    before = qapp.palette()
+    qapp.setPalette(palette(theme))
+    try:
+        dialog, _ = shown(qtbot, DANGER, "rm -rf ~/build")
+        image = dialog.findChild(QFrame, "danger").grab().toImage()
+        inside = image.pixelColor(image.width() - 6, image.height() // 2)
+        window = QColor(theme.background)
+        # Dark theme: a dark tint; light theme: a light one — never a pale box in the dark.
+        assert (inside.lightness() < 128) == (window.lightness() < 128), inside.name()
+        heading = dialog.heading.palette().color(dialog.heading.foregroundRole())
+        assert abs(heading.lightness() - inside.lightness()) > 100
+    finally:
+        qapp.setPalette(before)
 
 
 def test_enter_on_the_dialog_itself_denies(qtbot: Any) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from termwise.agent.base.config_schema import Config
 from termwise.overlay.approval_dialog import ApprovalDialog
+from termwise.overlay.header import short_path
 from termwise.overlay.qt_bridge import emit
 
 from tests.overlay.conftest import finished_block, need_display, no_model, wait_for
@@ -60,7 +61,8 @@ def test_overlay_renders_the_last_block_of_a_real_session(
         controller.show_overlay()
     w = controller.window
     assert w.isVisible() and w.windowTitle() == "Termwise"
-    assert "bash" in w.header.title.text() and str(tmp_path) in w.header.title.text()
+    assert "bash" in w.header.title.text() and short_path(str(tmp_path)) in w.header.title.text()
+    assert w.header.title.toolTip() == str(tmp_path)  # the whole folder on hover
     detail = w.header.detail.text()
     assert "ls /no-such-dir-termwise" in detail and f"exit {block.exit_code}" in detail
     assert "No such file or directory" in w.output.toPlainText()

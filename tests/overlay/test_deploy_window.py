@@ -162,7 +162,7 @@ def test_pause_resume_and_stop(
     w.start_run()
     qtbot.waitUntil(lambda: w.runner is not None, timeout=10000)
     w.pause()
-    qtbot.waitUntil(lambda: w.resume_button.isEnabled(), timeout=5000)
+    qtbot.waitUntil(lambda: w.resume_button.isEnabled(), timeout=15000)
     assert "paused" in w.status.text()
     w.resume()
     qtbot.waitUntil(lambda: w.step_statuses()[1] == "running", timeout=15000)

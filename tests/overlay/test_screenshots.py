@@ -1,11 +1,11 @@
-"""Screenshots of the overlay for reviewers: light and dark, English and Chinese.
+"""The overlay drawn off-screen, light and dark, English and Chinese: a smoke test of rendering.
 
-They go to a temporary folder; `TERMWISE_UPDATE_SCREENSHOTS=1` writes them to docs/screenshots.
+The pictures go to a temporary folder only. The tracked ones in docs/screenshots come from
+the journeys on a real desktop (tests/e2e/journeys/test_theme.py), so they have one source.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,15 +19,6 @@ from termwise.overlay.i18n import set_language
 from termwise.overlay.overlay_window import OverlayWindow, no_model_notice
 from termwise.overlay.theme import DARK, LIGHT, Theme
 from termwise.overlay.view_model import OverlayViewModel
-
-DOC_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    """Where pictures go: a temp folder, unless asked to update the tracked ones."""
-    return DOC_SHOTS if os.environ.get("TERMWISE_UPDATE_SCREENSHOTS") == "1" else tmp_path
-
 
 NPM_OUTPUT = """\
 npm ERR! code ERESOLVE
@@ -122,14 +113,13 @@ def render(theme: Theme, language: str) -> OverlayWindow:
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 @pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
-def test_screenshot(qtbot: Any, theme: Theme, language: str, shots: Path) -> None:
+def test_screenshot(qtbot: Any, theme: Theme, language: str, tmp_path: Path) -> None:
     """Render the overlay and save it; the picture has the theme's background and real size."""
     window = render(theme, language)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
-    shots.mkdir(parents=True, exist_ok=True)
-    path = shots / f"overlay-{theme.name}-{language}.png"
+    path = tmp_path / f"overlay-{theme.name}-{language}.png"
     assert window.grab().save(str(path))
     image = QImage(str(path))
     assert image.width() >= 600 and image.height() >= 400

@@ -306,8 +306,9 @@ class TrayApp(QObject):
         )
 
     def _log_applied(self) -> None:
-        """What the new settings changed on screen: the overlay's language and key hints (shown
-        or not) and the Settings window's title and fields, for the e2e journeys."""
+        """The one "settings applied" line: what the new settings changed on screen (the overlay's
+        language, key hints and theme, shown or not; the Settings window's title and fields),
+        for the e2e journeys."""
         from termwise.overlay.i18n import current_language
 
         settings = self.windows.get("settings")
@@ -319,6 +320,7 @@ class TrayApp(QObject):
                     "language": current_language(),
                     "overlay_visible": self.controller.window.isVisible(),
                     "overlay_hints": self.controller.window.hints.text(),
+                    "overlay_theme": self.controller.window.theme.name,
                     "settings_title": settings.windowTitle() if settings is not None else None,
                     "fields": rects() if callable(rects) else {},
                 }
@@ -403,6 +405,7 @@ class TrayApp(QObject):
                     "title": self.controller.window.windowTitle(),
                     "language": current_language(),
                     "hints": self.controller.window.hints.text(),
+                    "theme": self.controller.window.theme.name,
                 }
             },
         )

@@ -227,7 +227,8 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
             )
     elif question:
         raise _unavailable("--offline answers only `termwise fix`; a question needs a model")
-    turn = SuggestTurn(client, config, _memory(paths, config))
+    # Memories only go into a model's prompt: without a model, the store is not opened.
+    turn = SuggestTurn(client, config, _memory(paths, config) if client is not None else None)
     if _interactive(args):
         from termwise.tray.commands.ask_picker import run_picker
 

@@ -11,6 +11,7 @@ from tests.support.llm_server import Reply, make_reply
 
 SUGGEST_PROMPT = "You are Termwise, a terminal assistant."  # suggest.md's first sentence
 SAFETY_PROMPT = "You review one"  # safety.md: the model's second look at a flagged command
+EXPLANATION = "Scripted for a journey."
 # The request's "Recent commands" list: `[3] $ journey_fail_a`; the last one is the subject.
 _RECENT = re.compile(r"^\[\d+\] \$ (.*)$", re.MULTILINE)
 
@@ -25,13 +26,16 @@ class ModelScript:
     """
 
     def __init__(self) -> None:
-        self._answers: dict[str, tuple[str, ...]] = {}
+        self._answers: dict[str, tuple[tuple[str, str], ...]] = {}
         self._lock = threading.Lock()
         self.asked: list[str] = []  # the subject command of each suggest request, in order
 
-    def when(self, failed_command: str, *commands: str) -> None:
+    def when(self, failed_command: str, *commands: str | tuple[str, str]) -> None:
+        """Register the answer; a command may come with its explanation as (command, text)."""
         with self._lock:
-            self._answers[failed_command] = commands
+            self._answers[failed_command] = tuple(
+                (c, EXPLANATION) if isinstance(c, str) else c for c in commands
+            )
 
     def __call__(self, request: dict[str, Any]) -> Reply:
         messages = request.get("messages") or [{}]
@@ -47,8 +51,7 @@ class ModelScript:
             self.asked.append(subject)
             commands = self._answers.get(subject, ())
         lines = "".join(
-            json.dumps({"command": c, "explanation": "Scripted for a journey.", "caveats": ""})
-            + "\n"
-            for c in commands
+            json.dumps({"command": c, "explanation": text, "caveats": ""}) + "\n"
+            for c, text in commands
         )
         return make_reply({"text": lines, "chunk_size": 16})

@@ -33,16 +33,30 @@ def home_folder(env: dict[str, str], *parts: str) -> Path:
     return folder
 
 
-def screenshot(desktop: Desktop, name: str) -> Path:
-    """The whole virtual screen as a PNG (what the person sees at this moment)."""
-    folder = shot_folder()
+def screenshot(
+    desktop: Desktop, name: str, window: str = "root", folder: Path | None = None
+) -> Path:
+    """The whole virtual screen (or one window) as a PNG: what the person sees at this moment."""
+    folder = folder or shot_folder()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     subprocess.run(
-        ["import", "-window", "root", str(path)], env=desktop.env(), check=True, timeout=60
+        ["import", "-window", window, str(path)], env=desktop.env(), check=True, timeout=60
     )
     assert path.stat().st_size > 0
     return path
+
+
+def pixel(path: Path, x: int, y: int) -> str:
+    """The colour of one pixel of a PNG, as `#rrggbb`."""
+    done = subprocess.run(
+        ["convert", str(path), "-format", "#%[hex:p{" + f"{x},{y}" + "}]", "info:"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout.strip().lower()[:7]
 
 
 def stacking(desktop: Desktop) -> list[str]:
@@ -85,17 +99,24 @@ class SettingsScreen:
             "mousemove", "--window", self.window, str(x + w // 2), str(y + h // 2), "click", "1"
         )
 
-    def choose_language(self, keys: tuple[str, ...]) -> None:
-        """Open the Language list with a click, pick an entry with keys (its entries are
-        Automatic, English, 简体中文)."""
-        self.click("language")
+    def choose(self, field: str, keys: tuple[str, ...]) -> None:
+        """Open a list (a combo box) with a click, pick an entry with keys."""
+        self.click(field)
         self.desk.key(*keys, "Return")
+
+    def choose_language(self, keys: tuple[str, ...]) -> None:
+        """The Language list: Automatic, English, 简体中文."""
+        self.choose("language", keys)
+
+    def choose_theme(self, keys: tuple[str, ...]) -> None:
+        """The Theme list: Follow the system, Light, Dark."""
+        self.choose("theme", keys)
 
     def apply(self, after: int) -> dict[str, Any]:
         """Click Apply; what the tray says the new settings changed (fields re-measured)."""
         self.click("apply")
         applied: dict[str, Any] = self.desk.tray.wait_log(
-            lambda e: e.get("message") == "settings applied" and "event" in e,  # the tray's
+            lambda e: e.get("message") == "settings applied",
             WAIT,
             "settings applied",
             after=after,

@@ -441,6 +441,24 @@ def test_language_and_theme_switch_live_in_every_open_window(qtbot, tray: TrayAp
     assert tray.windows["memory"].windowTitle() == "Termwise memory"
 
 
+def test_apply_in_settings_logs_one_line_with_what_changed(qtbot, tray: TrayApp, caplog) -> None:
+    """Apply in the Settings window: one "settings applied" line, carrying the new language,
+    the overlay's theme and the window's fields (the journeys wait on it and click by it)."""
+    caplog.set_level(logging.INFO)
+    tray.open_settings("")
+    settings = tray.windows["settings"]
+    try:
+        settings.theme.setCurrentIndex(settings.theme.findData("dark"))
+        assert settings.apply()
+        applied = [r for r in caplog.records if r.getMessage() == "settings applied"]
+        assert len(applied) == 1
+        event = getattr(applied[0], "event")  # noqa: B009 (set through `extra`)
+        assert event["overlay_theme"] == "dark" and event["language"] == "en"
+        assert set(event["fields"]) >= {"theme", "language", "apply", "close"}
+    finally:
+        tray.apply_config(_config_no_hotkey())
+
+
 def test_settings_from_the_overlay_open_on_top_with_the_overlay_hidden(
     qtbot, tray: TrayApp
 ) -> None:
