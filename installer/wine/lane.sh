@@ -210,6 +210,8 @@ step_tests() {
 step_build() {
   say "build: wheel, PyInstaller and makensis through installer/build.py under Wine"
   local wheel links setup
+  # The Windows requirements are part of the build's key (`lane.sh build` alone: write them).
+  [ -f "$RUN/reqs-win.txt" ] || download_wheels || { verdict build FAIL "requirements"; return 1; }
   rm -rf "$RUN/wheel" && mkdir -p "$RUN/wheel"
   (cd "$REPO" && uv build --quiet --wheel --out-dir "$RUN/wheel") || { verdict build FAIL "uv build"; return 1; }
   wheel=$(ls "$RUN"/wheel/termwise-*.whl | head -1)
