@@ -112,12 +112,21 @@ def bootstrap_pip(wheels: Path, site: Path) -> str:
 
 
 def wheel_hash(wheel: Path) -> str:
-    """A sha256 of the wheel's member names and bytes, in name order."""
+    """A sha256 of the wheel's member names and bytes, in name order.
+
+    METADATA counts without its long description (the README: editing it changes nothing
+    the frozen app does), and RECORD not at all (it only lists the other files' hashes).
+    """
     digest = hashlib.sha256()
     with zipfile.ZipFile(wheel) as zf:
         for name in sorted(zf.namelist()):
+            if name.endswith(".dist-info/RECORD"):
+                continue
+            data = zf.read(name)
+            if name.endswith(".dist-info/METADATA"):
+                data = data.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
             digest.update(name.encode("utf-8") + b"\0")
-            digest.update(zf.read(name))
+            digest.update(data)
     return digest.hexdigest()
 
 

@@ -112,3 +112,22 @@ def test_the_build_key_follows_wheel_contents_not_zip_times(tmp_path: Path) -> N
     first = prep.wheel_hash(wheel("1.whl", (2020, 1, 1, 0, 0, 0), b"x = 1\n"))
     assert prep.wheel_hash(wheel("2.whl", (2026, 5, 5, 5, 5, 4), b"x = 1\n")) == first
     assert prep.wheel_hash(wheel("3.whl", (2020, 1, 1, 0, 0, 0), b"x = 2\n")) != first
+
+
+def test_the_build_key_ignores_the_readme_in_metadata_but_not_the_version(tmp_path: Path) -> None:
+    """A README edit (METADATA's long description) reuses the build; a new version does not."""
+    import zipfile
+
+    def wheel(name: str, version: str, readme: str) -> Path:
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr("termwise/a.py", "x = 1\n")
+            meta = f"Metadata-Version: 2.4\nName: termwise\nVersion: {version}\n\n{readme}\n"
+            zf.writestr("termwise-0.1.0.dist-info/METADATA", meta)
+            zf.writestr("termwise-0.1.0.dist-info/RECORD", f"{readme}\n")
+        return path
+
+    prep = load("prep")
+    first = prep.wheel_hash(wheel("1.whl", "0.1.0", "# Termwise"))
+    assert prep.wheel_hash(wheel("2.whl", "0.1.0", "# Termwise, edited")) == first
+    assert prep.wheel_hash(wheel("3.whl", "0.2.0", "# Termwise")) != first
