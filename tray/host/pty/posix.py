@@ -54,6 +54,38 @@ def _default_signals() -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, ())
 
 
+def session_members(sid: int, proc: str = "/proc") -> list[int]:
+    """The processes of session `sid` (Linux /proc; elsewhere none are found)."""
+    members = []
+    try:
+        names = os.listdir(proc)
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"{proc}/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue  # ended meanwhile, or not ours to read
+        # Fields after the command name, which may hold spaces and parentheses.
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 3 and fields[3] == str(sid).encode():
+            members.append(int(name))
+    return members
+
+
+def hang_up_session(sid: int) -> None:
+    """SIGHUP (and SIGCONT, for stopped jobs) to what is left of a shell's session."""
+    for pid in session_members(sid):
+        for sig in (signal.SIGHUP, signal.SIGCONT):
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                break
+
+
 class PosixPty(ReapedStatus):
     """A child on a POSIX pseudo-terminal; the child leads its own session and group."""
 
@@ -166,15 +198,22 @@ class PosixPty(ReapedStatus):
             (signal.SIGTERM, policy.term_grace),
             (signal.SIGKILL, policy.kill_grace),
         )
+        signalled = False
         for sig, grace in steps:
             if self._reap():
                 break
             self._signal_group(sig)
+            signalled = True
             if poll_until(self._reap, grace):
                 break
         if self._status is not None:
             # The shell is gone; children it left in its group must not outlive it.
             self._signal_group(signal.SIGKILL)
+            if signalled:
+                # A shell ended before it could hang up its jobs (their own groups)
+                # leaves them running: hang them up as a closing terminal would.
+                # `nohup` ones stay; so do jobs a shell that exited by itself left.
+                hang_up_session(self.pid)
         return self._status
 
     def close(self) -> None:

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from termwise.tray.host.pty import TerminationPolicy
+from termwise.tray.host.pty import TerminationPolicy, spawn_pty
 
 from tests.tray.host.pty.contract import PtyContract, read_to_eof, read_until
 
@@ -146,3 +146,48 @@ class TestPosixPty(PtyContract):
                 return
             time.sleep(0.02)
         pytest.fail(f"job {job} outlived its shell")
+
+
+def _job_pids(pty, line: bytes, count: int) -> list[int]:
+    pty.write(line)
+    out = b""
+    deadline = time.monotonic() + 10
+    while b"trap=0\r" not in out and time.monotonic() < deadline:
+        out += read_until(pty, b"\n", 5)
+    pids = [int(p) for p in re.findall(rb"job=(\d+)\r", out)]
+    assert len(pids) == count, out
+    return pids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sessions read from /proc")
+def test_jobs_of_a_shell_that_had_to_be_killed_are_hung_up():
+    """A shell that ignores the hang-up is killed and cannot pass it on: its jobs get it from
+    us, as from a closing terminal; a `nohup` job keeps running as its user asked."""
+    pty = spawn_pty(["bash", "--norc", "--noprofile", "-i"])
+    plain, kept = _job_pids(
+        pty,
+        b"sleep 300 & echo job=$!; nohup sleep 301 >/dev/null 2>&1 & echo job=$!; trap '' HUP; echo trap=$?\r",
+        2,
+    )
+    try:
+        assert pty.terminate(TerminationPolicy(0.3, 0.3, 5.0)) == 128 + signal.SIGKILL
+        deadline = time.monotonic() + 10
+        while _alive(plain) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not _alive(plain), "the job outlived its killed shell"
+        assert _alive(kept), "a nohup job was hung up"
+    finally:
+        pty.close()
+        for pid in (plain, kept):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
