@@ -214,3 +214,27 @@ def new_file_text(title: str, entries: Sequence[Entry] = ()) -> str:
 
 def entry_text(entry: Entry) -> str:
     return "\n".join(render_entry(entry))
+
+
+def decode_file(raw: bytes) -> tuple[str, int]:
+    """Text with Windows line ends normalised, and the 1-based line of bad UTF-8 (0: none)."""
+    try:
+        text = raw.decode("utf-8")
+        bad = 0
+    except UnicodeDecodeError as exc:
+        bad = raw[: exc.start].count(b"\n") + 1
+        text = raw.decode("utf-8", errors="replace")
+    return text.replace("\r\n", "\n"), bad
+
+
+def salvage(parsed: ParsedFile) -> str:
+    """The file's text with only its readable sections (and the text before them)."""
+    starts = [i for i, line in enumerate(parsed.lines) if line.startswith("## ")]
+    head = parsed.lines[: starts[0]] if starts else parsed.lines
+    out = [line for line in head]
+    while out and not out[-1].strip():
+        out.pop()
+    for loc in parsed.entries:
+        out.append("")
+        out.extend(parsed.lines[loc.start : loc.end])
+    return "\n".join(out) + "\n"

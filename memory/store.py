@@ -35,10 +35,12 @@ from termwise.memory.format import (
     Located,
     ParsedFile,
     Problem,
+    decode_file,
     entry_text,
     new_file_text,
     parse_text,
     render_entry,
+    salvage,
     validate_key,
 )
 from termwise.memory.lock import StoreLock, atomic_write, free_aside_path
@@ -354,7 +356,7 @@ class MemoryStore:
             except OSError as exc:
                 raise _unreadable(path, exc) from None
             sig = (st.st_ino, st.st_size, st.st_mtime_ns)
-            text, bad_line = _decode(raw)
+            text, bad_line = decode_file(raw)
             text, old_version, shift = migrate(text, where=str(path))
             parsed = parse_text(text)
             problems = [Problem(max(1, p.line - shift), p.message) for p in parsed.problems]
@@ -366,7 +368,7 @@ class MemoryStore:
                 aside = self._keep_aside(path, raw)
                 for problem in problems:
                     self._report(MemoryProblem(path, problem.line, problem.message, aside))
-                text = _salvage(parsed)
+                text = salvage(parsed)
                 parsed = parse_text(text)
             else:
                 shutil.copyfile(path, path.with_name(f"{path.name}.v{old_version}.bak"))
@@ -568,30 +570,6 @@ def _title(rel: str) -> str:
     if rel == FACTS:
         return "Facts"
     return f"Episodes {Path(rel).stem}"
-
-
-def _decode(raw: bytes) -> tuple[str, int]:
-    """Text with Windows line ends normalised, and the 1-based line of bad UTF-8 (0: none)."""
-    try:
-        text = raw.decode("utf-8")
-        bad = 0
-    except UnicodeDecodeError as exc:
-        bad = raw[: exc.start].count(b"\n") + 1
-        text = raw.decode("utf-8", errors="replace")
-    return text.replace("\r\n", "\n"), bad
-
-
-def _salvage(parsed: ParsedFile) -> str:
-    """The file's text with only its readable sections (and the text before them)."""
-    starts = [i for i, line in enumerate(parsed.lines) if line.startswith("## ")]
-    head = parsed.lines[: starts[0]] if starts else parsed.lines
-    out = [line for line in head]
-    while out and not out[-1].strip():
-        out.pop()
-    for loc in parsed.entries:
-        out.append("")
-        out.extend(parsed.lines[loc.start : loc.end])
-    return "\n".join(out) + "\n"
 
 
 def _unreadable(path: Path, exc: OSError) -> MemoryStoreError:

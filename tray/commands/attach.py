@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from termwise.tray.commands.chord import CHORD_HELP, ChordFilter
 from termwise.tray.errors import TrayError
 from termwise.tray.ipc.client import Channel, open_channel
 from termwise.tray.ipc.protocol import (
@@ -39,40 +40,11 @@ from termwise.tray.ipc.protocol import (
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
 
-DETACH_PREFIX = 0x1D  # Ctrl+]
-DETACH_KEYS = (ord("d"), ord("D"), 0x04)  # d, D, or Ctrl+D after the prefix
-CHORD_HELP = "Ctrl+] then d detaches; Ctrl+] twice sends Ctrl+]"
 READ_SIZE = 65536
 RECV_SIZE = 512 * 1024
 MAX_IOV = 512
 SIZE_POLL = 0.25  # seconds between console size checks (Windows only)
 EXIT_LOST = 1
-
-
-class ChordFilter:
-    """Finds the detach chord in typed bytes and passes everything else through."""
-
-    def __init__(self) -> None:
-        self._armed = False
-
-    def feed(self, data: bytes) -> tuple[bytes, bool]:
-        """(bytes to send to the session, whether the user asked to detach)."""
-        if not self._armed and DETACH_PREFIX not in data:
-            return data, False
-        out = bytearray()
-        for byte in data:
-            if self._armed:
-                self._armed = False
-                if byte in DETACH_KEYS:
-                    return bytes(out), True
-                out.append(DETACH_PREFIX)
-                if byte != DETACH_PREFIX:
-                    out.append(byte)
-            elif byte == DETACH_PREFIX:
-                self._armed = True
-            else:
-                out.append(byte)
-        return bytes(out), False
 
 
 def exit_status(code: Any) -> int:

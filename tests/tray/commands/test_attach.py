@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from termwise.tray.commands.attach import ChordFilter, exit_status
+from termwise.tray.commands.attach import exit_status
+from termwise.tray.commands.chord import ChordFilter
 from termwise.tray.host.pty import PtyProcess, spawn_pty
 
 from tests.support.wine_limits import wine_limit
