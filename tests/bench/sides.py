@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.support.tmux import tmux_server_pid
 from tests.tray.serve_support import TERMWISE, ServeProcess, wait_until
 
 ROWS, COLS = 50, 200
@@ -191,15 +192,7 @@ def start_tmux_session(side: Side) -> str:
     subprocess.run([*tmux, "new-session", "-d", "-x", str(COLS), "-y", str(ROWS),
                     "-e", "PS1=$ ", *side.command], check=True, timeout=30)  # fmt: skip
     subprocess.run([*tmux, "set", "-g", "status", "off"], check=True, timeout=30)
-    server_pid = int(
-        subprocess.run(
-            [*tmux, "display", "-p", "#{pid}"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout.strip()
-    )
+    server_pid = tmux_server_pid(tmux)
 
     def kill_server() -> None:
         subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.bench.sides import budget, have, spread, tmux_argv
+from tests.support.tmux import tmux_server_pid
 from tests.tray.host.churn import churn_termwise, churn_tmux, rss_mib
 from tests.tray.serve_support import ServeProcess, wait_until
 
@@ -48,8 +49,7 @@ def idle_tmux() -> float:
         subprocess.run([*tmux, "new-session", "-d", "bash --norc"], check=True, timeout=30)
         for _ in range(IDLE_SHELLS - 1):
             subprocess.run([*tmux, "new-window", "-d", "bash --norc"], check=True, timeout=30)
-        pid = int(subprocess.run([*tmux, "display", "-p", "#{pid}"], capture_output=True,
-                                 text=True, check=True, timeout=30).stdout)  # fmt: skip
+        pid = tmux_server_pid(tmux)
         assert wait_until(lambda: len(_children(pid)) >= IDLE_SHELLS, 30)
         return rss_mib(pid)
     finally:

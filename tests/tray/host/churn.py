@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.support.tmux import tmux_server_pid
 from tests.tray.serve_support import ServeProcess, wait_until
 
 
@@ -67,15 +68,7 @@ def churn_tmux(
     subprocess.run(
         [*tmux, "new-session", "-d", "-s", "keep", "sleep 100000"], check=True, timeout=30
     )
-    server = int(
-        subprocess.run(
-            [*tmux, "display", "-p", "#{pid}"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout
-    )
+    server = tmux_server_pid(tmux)
     marks: dict[int, float] = {}
     ended = 0
     while ended < sessions:
