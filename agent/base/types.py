@@ -7,6 +7,7 @@ from typing import Literal
 
 Level = Literal["safe", "confirm", "dangerous"]
 Source = Literal["rules", "model"]
+MAX_SUGGESTIONS = 5  # commands one turn shows at most (rules and model together)
 
 
 @dataclass(frozen=True)

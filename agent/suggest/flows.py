@@ -6,20 +6,29 @@ clarifying answer without the user's original request while the picker kept it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.prompts import load_prompt
-from termwise.agent.base.types import Block, SessionContext
 from termwise.agent.llm.base import LlmClient, Message
 from termwise.agent.privacy.redact import redact
+from termwise.agent.suggest.wire import CONTEXT_BLOCKS, block_from_json, session_context
+
+__all__ = [
+    "CONTEXT_BLOCKS",
+    "FIX_REQUEST",
+    "block_from_json",
+    "explain",
+    "explain_messages",
+    "follow_up",
+    "session_context",
+]
 
 if TYPE_CHECKING:
     from termwise.agent.base.cancel import CancelToken
 
 FIX_REQUEST = "Fix the last failed command."
-CONTEXT_BLOCKS = 5  # blocks a request carries (the overlay shows only the last)
 
 
 def follow_up(request: str, asked: str, answer: str) -> str:
@@ -57,50 +66,3 @@ def explain(
             yield delta.text
         if cancel is not None and cancel.cancelled:
             return
-
-
-def session_context(
-    blocks: Iterable[Block],
-    *,
-    shell: str,
-    cwd: str | None,
-    session_id: str | None,
-    os_name: str = "",
-    has_marks: bool = True,
-    screen_text: str = "",
-) -> SessionContext:
-    """A session as a turn sees it; the last screenful counts only when the shell has no marks."""
-    return SessionContext(
-        blocks=list(blocks),
-        shell=shell or "bash",
-        cwd=cwd,
-        os_name=os_name,
-        session_id=session_id,
-        screen_text="" if has_marks else screen_text,
-    )
-
-
-def block_from_json(data: Mapping[str, object]) -> Block:
-    """A block as the host's `context` reply carries it (see `termwise context --json`)."""
-    return Block(
-        command=str(data.get("command") or ""),
-        output=str(data.get("output") or ""),
-        exit_code=_int_or_none(data.get("exit_code")),
-        cwd=_str_or_none(data.get("cwd")),
-        started=_float_or_none(data.get("started")),
-        ended=_float_or_none(data.get("ended")),
-    )
-
-
-def _int_or_none(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _float_or_none(value: object) -> float | None:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return None
-
-
-def _str_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) else None

@@ -14,11 +14,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from termwise.agent.base.types import Suggestion
+from termwise.agent.base.types import MAX_SUGGESTIONS, Suggestion
 from termwise.agent.suggest.json_stream import Broken, Element, ObjectCutter
 from termwise.agent.suggest.plausible import implausible
-
-MAX_SUGGESTIONS = 5
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+-]*)")
 _SHELL_LANGS = {

@@ -6,10 +6,10 @@ import json
 import logging
 import re
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from termwise.agent.base.cancel import CancelToken
-from termwise.agent.base.config_schema import Config
 from termwise.agent.base.events import (
     Error,
     Event,
@@ -19,23 +19,14 @@ from termwise.agent.base.events import (
     SuggestionReady,
     VerdictReady,
 )
-from termwise.agent.base.prompts import load_prompt
-from termwise.agent.base.types import SessionContext, Suggestion, Verdict
-from termwise.agent.llm.base import REPETITION, LlmClient, LlmError
-from termwise.agent.llm.schemas import SAFETY, SUGGEST
-from termwise.agent.privacy.redact import redact
-from termwise.agent.rules import suggest_fixes
-from termwise.agent.safety import classify
-from termwise.agent.suggest.context import build_prompt, target_block
-from termwise.agent.suggest.parser import (
-    MAX_SUGGESTIONS,
-    Dropped,
-    ParsedQuestion,
-    ParsedSuggestion,
-    Problem,
-    SuggestionParser,
-)
+from termwise.agent.base.types import MAX_SUGGESTIONS, SessionContext, Suggestion, Verdict
 
+if TYPE_CHECKING:
+    from termwise.agent.base.config_schema import Config
+    from termwise.agent.llm.base import LlmClient
+
+# The rules, the safety engine, redaction, prompts and the model's parser are imported
+# where they are used: `termwise fix` whose rules the host ran needs none of them.
 log = logging.getLogger(__name__)
 
 NO_MODEL = "no model configured — a model adds more; Settings…"
@@ -48,6 +39,9 @@ MemoryLookup = Callable[[str, int], list[str]]
 
 def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
     """The instant tier for the block a fix is about; empty for a success or an unknown block."""
+    from termwise.agent.rules import suggest_fixes
+    from termwise.agent.suggest.context import target_block
+
     block = target_block(ctx)
     # An unknown exit code (cmd.exe reports none, no-marks fallback) still gets the rules.
     if block is None or block.exit_code == 0:
@@ -65,6 +59,8 @@ def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
 
 def verdict_for(command: str, shell: str) -> Verdict:
     """The rules verdict; `confirm` when a rule fails on this command (logged)."""
+    from termwise.agent.safety import classify
+
     try:
         return classify(command, shell)
     except Exception:
@@ -112,7 +108,8 @@ class _Offers:
         if key in self._seen or len(self.shown) >= MAX_SUGGESTIONS:
             return
         self._seen.add(key)
-        s.verdict = verdict_for(s.command, self.shell)
+        if s.verdict is None or s.source != "rules":
+            s.verdict = verdict_for(s.command, self.shell)
         self.shown.append(s)
         yield SuggestionReady(len(self.shown) - 1, s)
         yield VerdictReady(len(self.shown) - 1, s.verdict)
@@ -133,6 +130,12 @@ class SuggestTurn:
         self.config = config
         self.memory = memory
         self.env_info = env_info  # None: probe the machine (cached)
+        self._given: tuple[SessionContext, list[Suggestion]] | None = None
+
+    def use_rules(self, context: SessionContext, found: list[Suggestion]) -> None:
+        """Take the rules tier for `context` as already found and judged (by the host),
+        instead of running the rules here; any other context still runs them."""
+        self._given = (context, found)
 
     def run(
         self, question: str, context: SessionContext, cancel: CancelToken | None = None
@@ -150,6 +153,11 @@ class SuggestTurn:
         if cancel.cancelled:
             yield Finished(cancelled=True)
             return
+        from termwise.agent.llm.base import REPETITION, LlmError
+        from termwise.agent.llm.schemas import SUGGEST
+        from termwise.agent.suggest.context import build_prompt
+        from termwise.agent.suggest.parser import ParsedQuestion, SuggestionParser
+
         yield Status("asking the model…")
         asked = False
         try:
@@ -202,12 +210,23 @@ class SuggestTurn:
         if question.strip():
             return
         limit = MAX_RULE_SUGGESTIONS_WITH_MODEL if self.client else MAX_SUGGESTIONS
-        for s in rules_suggestions(context)[:limit]:
+        if self._given is not None and self._given[0] is context:
+            found = [replace(s) for s in self._given[1]]  # offers are changed as they go
+        else:
+            found = rules_suggestions(context)
+        for s in found[:limit]:
             yield from offer(s)
 
     def _item(
         self, item: object, offer: Callable[[Suggestion], Iterator[Event]], shell: str
     ) -> Iterator[Event]:
+        from termwise.agent.suggest.parser import (
+            Dropped,
+            ParsedQuestion,
+            ParsedSuggestion,
+            Problem,
+        )
+
         if isinstance(item, ParsedSuggestion):
             yield from offer(item.suggestion)
         elif isinstance(item, ParsedQuestion):
@@ -223,6 +242,11 @@ class SuggestTurn:
 
     def _review(self, shown: list[Suggestion], shell: str, cancel: CancelToken) -> Iterator[Event]:
         """Second step: the safety model explains flagged commands (and may raise, never lower)."""
+        from termwise.agent.base.prompts import load_prompt
+        from termwise.agent.llm.base import LlmError
+        from termwise.agent.llm.schemas import SAFETY
+        from termwise.agent.privacy.redact import redact
+
         assert self.client is not None
         flagged = [(i, s) for i, s in enumerate(shown) if s.verdict and s.verdict.level != "safe"][
             :MAX_SAFETY_REVIEWS

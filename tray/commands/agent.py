@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from termwise.agent.base.config_schema import Config
     from termwise.agent.base.paths import Paths
-    from termwise.agent.base.types import SessionContext
+    from termwise.agent.base.types import SessionContext, Suggestion
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -134,13 +134,21 @@ def _unavailable(message: str) -> Exception:
     return Unavailable(message)
 
 
-def _session_context(paths: Paths, session: str | None) -> SessionContext:
-    """The session's recent blocks from the host; raises HostUnavailable when none runs."""
-    from termwise.agent.suggest.flows import CONTEXT_BLOCKS, block_from_json, session_context
+def _session_context(
+    paths: Paths, session: str | None, *, rules: bool = False
+) -> tuple[SessionContext, list[Suggestion] | None]:
+    """The session's recent blocks from the host, and with `rules` the host's rules tier
+    for a fix of them (None if it sent none); raises HostUnavailable when none runs."""
+    from termwise.agent.suggest.wire import (
+        CONTEXT_BLOCKS,
+        block_from_json,
+        rules_from_json,
+        session_context,
+    )
     from termwise.tray.ipc.client import HostClient
 
     with HostClient(paths) as client:
-        reply = client.context(session, blocks=CONTEXT_BLOCKS)
+        reply = client.context(session, blocks=CONTEXT_BLOCKS, rules=rules)
     info = reply.session
     return session_context(
         [block_from_json(b) for b in reply],
@@ -150,7 +158,7 @@ def _session_context(paths: Paths, session: str | None) -> SessionContext:
         os_name=reply.os_name,
         has_marks=reply.has_marks,
         screen_text=reply.screen_text,
-    )
+    ), rules_from_json(reply.rules) if rules else None
 
 
 def _memory(paths: Paths, config: Config) -> Callable[[str, int], list[str]] | None:
@@ -191,8 +199,11 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
     config = _config(paths)
     render = TurnRenderer(sys.stdout, sys.stderr, as_json=args.json, offline=args.offline)
     session = _default_session(args.session)
+    host_rules = None
     try:
-        ctx = _session_context(paths, session)
+        # A fix also asks the host for its rules tier: loading the rules here would be
+        # most of this command's start-up.
+        ctx, host_rules = _session_context(paths, session, rules=not question)
     except HostUnavailable as exc:
         if need_context:
             raise _unavailable(f"nothing to fix without a session: {exc}") from None
@@ -229,6 +240,8 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
         raise _unavailable("--offline answers only `termwise fix`; a question needs a model")
     # Memories only go into a model's prompt: without a model, the store is not opened.
     turn = SuggestTurn(client, config, _memory(paths, config) if client is not None else None)
+    if host_rules is not None:
+        turn.use_rules(ctx, host_rules)
     if _interactive(args):
         from termwise.tray.commands.ask_picker import run_picker
 

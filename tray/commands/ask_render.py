@@ -14,30 +14,14 @@ from termwise.agent.base.events import (
     SuggestionReady,
     VerdictReady,
 )
-from termwise.agent.base.types import Suggestion, Verdict
+from termwise.agent.base.types import Verdict
 from termwise.agent.llm.base import Failure
 from termwise.agent.suggest.turn import NO_MODEL
+from termwise.agent.suggest.wire import suggestion_json, verdict_json
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_UNAVAILABLE = 3
-
-
-def verdict_json(v: Verdict | None) -> dict[str, Any] | None:
-    if v is None:
-        return None
-    return {"level": v.level, "reasons": list(v.reasons), "explanation": v.explanation}
-
-
-def suggestion_json(s: Suggestion) -> dict[str, Any]:
-    return {
-        "command": s.command,
-        "explanation": s.explanation,
-        "caveats": s.caveats,
-        "source": s.source,
-        "rule": s.rule,
-        "verdict": verdict_json(s.verdict),
-    }
 
 
 def event_json(event: Event) -> dict[str, Any]:

@@ -128,12 +128,14 @@ class ContextReply(list[dict[str, Any]]):
         has_marks: bool,
         screen_text: str,
         os_name: str,
+        rules: object = None,
     ) -> None:
         super().__init__(blocks)
         self.session = session
         self.has_marks = has_marks
         self.screen_text = screen_text
         self.os_name = os_name
+        self.rules = rules  # the host's rules tier as JSON, when asked for (unchecked)
 
 
 class HostClient:
@@ -195,15 +197,22 @@ class HostClient:
         reply = self._request("create", shell=shell, cwd=cwd, rows=rows, cols=cols, env=env or {})
         return dict(reply["session"])
 
-    def context(self, session_id: str | None = None, blocks: int = 5) -> ContextReply:
-        """The latest blocks (oldest first, as CommandBlock.to_json plus "index"), with session info."""
-        reply = self._request("context", session=session_id, blocks=blocks)
+    def context(
+        self, session_id: str | None = None, blocks: int = 5, *, rules: bool = False
+    ) -> ContextReply:
+        """The latest blocks (oldest first, as CommandBlock.to_json plus "index"), with
+        session info; `rules` also asks for the rules tier of a fix (`ContextReply.rules`)."""
+        fields: dict[str, Any] = {"session": session_id, "blocks": blocks}
+        if rules:
+            fields["rules"] = True
+        reply = self._request("context", **fields)
         return ContextReply(
             reply.get("blocks", []),
             session=dict(reply.get("session") or {}),
             has_marks=bool(reply.get("has_marks")),
             screen_text=str(reply.get("screen_text", "")),
             os_name=str(reply.get("os_name", "")),
+            rules=reply.get("rules"),
         )
 
     def send(self, session_id: str | None, text: str, enter: bool = False) -> str:

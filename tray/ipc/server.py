@@ -84,6 +84,29 @@ def block_json(block: Any) -> dict[str, Any]:
     return data
 
 
+def _instant_rules(session: Session, blocks: list[Any], screen_text: str) -> list[Any] | None:
+    """The rules tier for `termwise fix`, run here where the rules are loaded once, from
+    the same blocks the reply carries; None (the client runs them) if they fail."""
+    try:
+        from termwise.agent.suggest.flows import session_context
+        from termwise.agent.suggest.wire import instant_json
+        from termwise.tray.commands.prompt_words import without_word_blocks
+
+        ctx = session_context(
+            [b.to_agent_block() for b in blocks],
+            shell=session.shell,
+            cwd=session.cwd,
+            session_id=session.id,
+            os_name=os_name(),
+            has_marks=session.has_marks,
+            screen_text=screen_text,
+        )
+        return instant_json(without_word_blocks(ctx) if ctx.blocks else ctx)
+    except Exception:
+        log.exception("ipc: the rules tier failed; the client runs it")
+        return None
+
+
 class IpcServer:
     """Serves a SessionHost to other processes (also usable in-process by the tray)."""
 
@@ -308,7 +331,7 @@ class IpcServer:
         session = self._session(request)
         n = _opt_int(request, "blocks")
         blocks = session.blocks(n if n is not None else 5)
-        return {
+        reply = {
             "ok": True,
             "session": session_info(session, self._active_id()),
             "blocks": [block_json(b) for b in blocks],
@@ -316,6 +339,9 @@ class IpcServer:
             "screen_text": session.screen_text(),
             "os_name": os_name(),
         }
+        if request.get("rules") is True:
+            reply["rules"] = _instant_rules(session, blocks, reply["screen_text"])
+        return reply
 
     def _op_send(self, request: dict[str, Any]) -> dict[str, Any]:
         session = self._session(request)

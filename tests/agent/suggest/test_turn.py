@@ -279,3 +279,37 @@ def test_rules_run_for_blocks_without_exit_code_and_see_the_folder(tmp_path) -> 
     events = list(SuggestTurn(None, Config(), env_info=ENV_INFO).run("", ctx))
     commands = [e.suggestion.command for e in events if isinstance(e, SuggestionReady)]
     assert "npm run start" in commands
+
+
+def test_rules_the_host_found_are_offered_as_judged_there() -> None:
+    """`termwise fix` hands over the host's rules tier: offered as given, verdicts kept;
+    a turn about any other context still runs the rules itself."""
+    from dataclasses import replace
+
+    from termwise.agent.base.types import Suggestion, Verdict
+
+    given = [Suggestion("git push --dry-run", "host said", source="rules", rule="git",
+                        verdict=Verdict("safe", ("host verdict",)))]  # fmt: skip
+    turn = SuggestTurn(None, Config())
+    turn.use_rules(PUSH_FAIL, given)
+    events = list(turn.run("", PUSH_FAIL))
+    offered = [e.suggestion for e in events if isinstance(e, SuggestionReady)]
+    assert [s.command for s in offered] == ["git push --dry-run"]
+    assert offered[0].verdict == Verdict("safe", ("host verdict",))
+    assert given[0].verdict == Verdict("safe", ("host verdict",))  # the given list is untouched
+    other = replace(PUSH_FAIL)
+    again = [e.suggestion.command for e in turn.run("", other) if isinstance(e, SuggestionReady)]
+    assert again[0] == "git push"  # the real rules, run here
+
+
+def test_a_model_suggestion_is_always_judged_here(llm_server: LlmServer) -> None:
+    """Only rules suggestions keep a verdict they came with: a model's `rm -rf` is judged."""
+    llm_server.responder = _safety_ok
+    llm_server.reply('{"command": "rm -rf /src/app", "explanation": "start over"}\n')
+    turn = _turn(llm_server)
+    turn.use_rules(PUSH_FAIL, [])
+    events = list(turn.run("", PUSH_FAIL))
+    verdicts = {e.index: e.verdict.level for e in events if isinstance(e, VerdictReady)}
+    offered = [e.suggestion.command for e in events if isinstance(e, SuggestionReady)]
+    assert offered == ["rm -rf /src/app"]
+    assert verdicts[0] == "dangerous"

@@ -147,3 +147,30 @@ def test_an_idle_host_with_a_warm_config_has_no_yaml_parser(termwise_home: Path)
         serve.stop()
     assert "_yaml" not in maps
     assert "PySide6" not in maps and "Qt6" not in maps
+
+
+@wine_limit("no-posix-tools")  # a bash session
+def test_fix_takes_the_rules_tier_from_the_host(serve: ServeProcess, tmp_path: Path) -> None:
+    """`termwise fix` asks the host, where the rules are loaded once, for the rules tier:
+    it answers `git push` judged `confirm` and never loads the rules or the safety engine."""
+    from termwise.agent.suggest.wire import instant_json
+
+    sid = str(serve.client.create("bash", cwd=str(tmp_path))["id"])
+    serve.run_command(sid, "git psuh")
+    args = ["fix", "--offline", "--json", "--session", sid]
+    _modules_after(args)  # the first run fills the config cache
+    rc, modules = _modules_after(args)
+    assert rc == 0
+    loaded = {m for m in modules if m.startswith(("termwise.agent.rules", "termwise.agent.safety"))}
+    assert not loaded, loaded
+    assert not _heavy(modules), _heavy(modules)
+    reply = serve.client.context(sid, 5, rules=True)
+    assert isinstance(reply.rules, list) and reply.rules[0]["command"] == "git push"
+    assert reply.rules[0]["verdict"]["level"] == "confirm"
+    # The same as this process finds from the same blocks.
+    from termwise.agent.suggest.wire import block_from_json, session_context
+
+    ctx = session_context([block_from_json(b) for b in reply], shell="bash", cwd=str(tmp_path),
+                          session_id=sid)  # fmt: skip
+    assert instant_json(ctx) == reply.rules
+    assert serve.client.context(sid, 5).rules is None  # only when asked
