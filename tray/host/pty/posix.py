@@ -44,6 +44,7 @@ _RESET_SIGNALS = tuple(
 
 
 READ_BUFFER = 65536  # the most one read() returns
+FIRST_BUFFER = 8192  # an idle or interactive shell's reads fit; a flood grows it
 MORE_ROOM = 4096  # read on while this much room is left and output is waiting
 
 
@@ -95,8 +96,9 @@ class PosixPty(ReapedStatus):
         self._status: int | None = None
         self._closed = False
         # One reader thread reads into this buffer and copies each chunk out at its size
-        # (os.read would allocate the whole size per call and then shrink it).
-        self._read_buf = memoryview(bytearray(READ_BUFFER))
+        # (os.read would allocate the whole size per call and then shrink it). It starts
+        # small: ten idle shells would otherwise hold 640 KiB nobody reads into.
+        self._read_buf = memoryview(bytearray(FIRST_BUFFER))
         self._waiting = select.poll()
         self._waiting.register(proc.fd, select.POLLIN)
 
@@ -122,6 +124,7 @@ class PosixPty(ReapedStatus):
         # and a method call per chunk on the hottest path.
         fd = self._proc.fd
         buf = self._read_buf if size <= READ_BUFFER else memoryview(bytearray(size))
+        size = min(size, len(buf))
         n = 0
         try:
             n = os.readv(fd, (buf[:size],))
@@ -137,7 +140,10 @@ class PosixPty(ReapedStatus):
         except OSError as exc:  # EIO: the child side closed; EBADF: closed under us
             if exc.errno not in (errno.EBADF, errno.EIO):
                 raise
-        return buf[:n].tobytes()
+        chunk = buf[:n].tobytes()
+        if size == len(buf) < READ_BUFFER and n > size - MORE_ROOM:
+            self._read_buf = memoryview(bytearray(READ_BUFFER))  # output is flooding in
+        return chunk
 
     def fileno(self) -> int:
         """The PTY's master descriptor (-1 once closed)."""
