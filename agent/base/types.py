@@ -8,6 +8,9 @@ from typing import Literal
 Level = Literal["safe", "confirm", "dangerous"]
 Source = Literal["rules", "model"]
 MAX_SUGGESTIONS = 5  # commands one turn shows at most (rules and model together)
+# The environment variables the rules read: a process running them for another (the host,
+# for `termwise fix`) is sent these and reads them instead of its own.
+RULE_VARIABLES = ("PATH", "TERMWISE_PKG_MANAGER")
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,33 @@ import json
 import os
 import re
 import sys
-from functools import cache
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache, lru_cache
 from pathlib import Path
 
+from termwise.agent.base.types import RULE_VARIABLES
+
 _WIN_EXTS = (".exe", ".cmd", ".bat", ".ps1", ".com")
+# Another process's RULE_VARIABLES, while this thread runs the rules for it.
+_their_env: ContextVar[Mapping[str, str] | None] = ContextVar("rules_env", default=None)
+
+
+@contextmanager
+def environment(variables: Mapping[str, str]) -> Iterator[None]:
+    """Run the rules, on this thread, as if RULE_VARIABLES were `variables` (absent ones
+    unset)."""
+    token = _their_env.set({k: v for k, v in variables.items() if k in RULE_VARIABLES})
+    try:
+        yield
+    finally:
+        _their_env.reset(token)
+
+
+def getenv(name: str) -> str:
+    theirs = _their_env.get()
+    return (theirs if theirs is not None else os.environ).get(name, "")
 
 
 # Indexes derived from `path_programs()`, rebuilt whenever that tuple is a new one (a test
@@ -45,11 +68,30 @@ def path_program_set() -> frozenset[str]:
     return _index()[3]  # type: ignore[return-value]
 
 
-@cache
 def path_programs() -> tuple[str, ...]:
-    """Names of the executables on PATH (without Windows extensions), sorted."""
+    """Names of the executables on PATH (without Windows extensions), sorted.
+
+    Read again whenever PATH or a folder on it changed (installing a program changes its
+    folder's time), so a long-lived process such as the host never offers stale names.
+    """
+    path = getenv("PATH")
+    return _programs_in(path, _folder_times(path))
+
+
+def _folder_times(path: str) -> tuple[int, ...]:
+    times = []
+    for folder in path.split(os.pathsep):
+        try:
+            times.append(os.stat(folder or ".").st_mtime_ns)
+        except OSError:
+            times.append(-1)
+    return tuple(times)
+
+
+@lru_cache(maxsize=1)
+def _programs_in(path: str, times: tuple[int, ...]) -> tuple[str, ...]:
     names: set[str] = set()
-    for folder in os.environ.get("PATH", "").split(os.pathsep):
+    for folder in path.split(os.pathsep):
         try:
             entries = os.scandir(folder or ".")
         except OSError:
@@ -113,7 +155,7 @@ def system_manager() -> str:
 
     `TERMWISE_PKG_MANAGER` overrides the detection (for unusual systems).
     """
-    forced = os.environ.get("TERMWISE_PKG_MANAGER", "").strip().lower()
+    forced = getenv("TERMWISE_PKG_MANAGER").strip().lower()
     return forced or _detected_manager()
 
 

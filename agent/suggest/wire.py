@@ -7,10 +7,19 @@ its start-up); any field it cannot read makes the client run the rules on its ow
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from termwise.agent.base.types import Block, Level, SessionContext, Source, Suggestion, Verdict
+from termwise.agent.base.types import (
+    RULE_VARIABLES,
+    Block,
+    Level,
+    SessionContext,
+    Source,
+    Suggestion,
+    Verdict,
+)
 
 CONTEXT_BLOCKS = 5  # blocks a request carries (the overlay shows only the last)
 
@@ -72,15 +81,23 @@ def rules_from_json(items: object) -> list[Suggestion] | None:
     return found if all(s.source == "rules" for s in found) else None
 
 
-def instant_json(ctx: SessionContext) -> list[dict[str, Any]]:
-    """The rules tier for a fix of `ctx`'s last failure, each with its verdict, as JSON."""
+def rules_environment() -> dict[str, str]:
+    """What of this process's environment the rules read, for a host to run them with."""
+    return {k: os.environ[k] for k in RULE_VARIABLES if k in os.environ}
+
+
+def instant_json(ctx: SessionContext, variables: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The rules tier for a fix of `ctx`'s last failure, each with its verdict, as JSON,
+    run as the process whose `rules_environment()` is `variables` would run it."""
+    from termwise.agent.rules.env import environment
     from termwise.agent.suggest.turn import rules_suggestions, verdict_for
 
     shell = ctx.shell or "bash"
     found = []
-    for s in rules_suggestions(ctx):
-        s.verdict = verdict_for(s.command, shell)
-        found.append(suggestion_json(s))
+    with environment(variables):
+        for s in rules_suggestions(ctx):
+            s.verdict = verdict_for(s.command, shell)
+            found.append(suggestion_json(s))
     return found
 
 

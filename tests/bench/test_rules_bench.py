@@ -56,7 +56,7 @@ def _p(values: list[float], q: float) -> float:
 def test_rules_tier_ms_per_case() -> None:
     """Median and p95 per case (goal: median ≤ 5 ms), the cold first call, and a no-match baseline."""
     data.load.cache_clear()
-    env.path_programs.cache_clear()
+    env._programs_in.cache_clear()
     cold = _ms(T("gti status", "bash: gti: command not found", "git status"))
 
     # Every rule runs (exit code 1) but none matches: the fixed cost of the tier.

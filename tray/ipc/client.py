@@ -204,7 +204,10 @@ class HostClient:
         session info; `rules` also asks for the rules tier of a fix (`ContextReply.rules`)."""
         fields: dict[str, Any] = {"session": session_id, "blocks": blocks}
         if rules:
+            from termwise.agent.suggest.wire import rules_environment
+
             fields["rules"] = True
+            fields["env"] = rules_environment()
         reply = self._request("context", **fields)
         return ContextReply(
             reply.get("blocks", []),

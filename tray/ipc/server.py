@@ -84,9 +84,12 @@ def block_json(block: Any) -> dict[str, Any]:
     return data
 
 
-def _instant_rules(session: Session, blocks: list[Any], screen_text: str) -> list[Any] | None:
+def _instant_rules(
+    session: Session, blocks: list[Any], screen_text: str, variables: dict[str, str]
+) -> list[Any] | None:
     """The rules tier for `termwise fix`, run here where the rules are loaded once, from
-    the same blocks the reply carries; None (the client runs them) if they fail."""
+    the same blocks the reply carries and with the client's PATH (a shell may have changed
+    it); None (the client runs them) if they fail."""
     try:
         from termwise.agent.suggest.flows import session_context
         from termwise.agent.suggest.wire import instant_json
@@ -101,7 +104,7 @@ def _instant_rules(session: Session, blocks: list[Any], screen_text: str) -> lis
             has_marks=session.has_marks,
             screen_text=screen_text,
         )
-        return instant_json(without_word_blocks(ctx) if ctx.blocks else ctx)
+        return instant_json(without_word_blocks(ctx) if ctx.blocks else ctx, variables)
     except Exception:
         log.exception("ipc: the rules tier failed; the client runs it")
         return None
@@ -340,7 +343,9 @@ class IpcServer:
             "os_name": os_name(),
         }
         if request.get("rules") is True:
-            reply["rules"] = _instant_rules(session, blocks, reply["screen_text"])
+            variables = request.get("env")
+            if isinstance(variables, dict) and all(isinstance(v, str) for v in variables.values()):
+                reply["rules"] = _instant_rules(session, blocks, reply["screen_text"], variables)
         return reply
 
     def _op_send(self, request: dict[str, Any]) -> dict[str, Any]:

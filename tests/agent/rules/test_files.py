@@ -135,7 +135,7 @@ def test_importing_the_rules_reads_nothing() -> None:
     code = (
         "import termwise.agent.rules as r\n"
         "from termwise.agent.rules import data, env\n"
-        "print(data.load.cache_info().currsize, env.path_programs.cache_info().currsize,"
+        "print(data.load.cache_info().currsize, env._programs_in.cache_info().currsize,"
         " env._detected_manager.cache_info().currsize)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -29,16 +30,39 @@ def test_typo_resolves_against_programs_on_path(
     prog.write_text("#!/bin/sh\necho hi\n")
     prog.chmod(prog.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ.get("PATH", ""))
-    env.path_programs.cache_clear()
-    try:
-        if sys.platform == "win32":  # cmd's own words for a program it cannot find
-            error = "'frobnicat' is not recognized as an internal or external command,\noperable program or batch file."
-            got = suggest_fixes("frobnicat --all", error, 1, "cmd")
-        else:
-            got = suggest_fixes("frobnicat --all", "bash: frobnicat: command not found", 127)
-        assert [s.command for s in got][:1] == ["frobnicate --all"]
-    finally:
-        env.path_programs.cache_clear()
+    if sys.platform == "win32":  # cmd's own words for a program it cannot find
+        error = "'frobnicat' is not recognized as an internal or external command,\noperable program or batch file."
+        got = suggest_fixes("frobnicat --all", error, 1, "cmd")
+    else:
+        got = suggest_fixes("frobnicat --all", "bash: frobnicat: command not found", 127)
+    assert [s.command for s in got][:1] == ["frobnicate --all"]
+
+
+def test_a_program_installed_meanwhile_is_offered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-lived process (the host runs the rules for `termwise fix`) sees a program
+    that appeared on PATH after its first look, and stops offering one that went away."""
+    monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ.get("PATH", ""))
+    name = "zqxwtool" + (".cmd" if sys.platform == "win32" else "")
+    if sys.platform == "win32":  # cmd's own words for a program it cannot find
+        failed: tuple = (
+            "zqxwtoll --version",
+            "'zqxwtoll' is not recognized as an internal "
+            "or external command,\noperable program or batch file.",
+            1,
+            "cmd",
+        )
+    else:
+        failed = ("zqxwtoll --version", "bash: zqxwtoll: command not found", 127)
+    assert "zqxwtool --version" not in [s.command for s in suggest_fixes(*failed)]
+    time.sleep(0.05)  # a coarse folder clock must still tick
+    prog = tmp_path / name
+    prog.write_text("#!/bin/sh\necho hi\n")
+    prog.chmod(prog.stat().st_mode | stat.S_IXUSR)
+    assert [s.command for s in suggest_fixes(*failed)][:1] == ["zqxwtool --version"]
+    prog.unlink()
+    assert "zqxwtool --version" not in [s.command for s in suggest_fixes(*failed)]
 
 
 def test_install_follows_the_distribution(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from termwise.agent.base.types import Block, SessionContext, Suggestion, Verdict
 from termwise.agent.suggest.wire import (
     instant_json,
+    rules_environment,
     rules_from_json,
     suggestion_from_json,
     suggestion_json,
@@ -45,7 +46,7 @@ def test_a_judged_suggestion_survives_the_round_trip() -> None:
 
 
 def test_the_host_tier_is_the_rules_tier_with_verdicts() -> None:
-    found = instant_json(PUSH_FAIL)
+    found = instant_json(PUSH_FAIL, rules_environment())
     assert [f["command"] for f in found][:1] == ["git push"]
     assert all(f["source"] == "rules" and f["verdict"]["level"] for f in found)
     back = rules_from_json(json.loads(json.dumps(found)))
@@ -92,8 +93,7 @@ def test_any_reply_is_read_or_refused_never_raises(items: Any) -> None:
     """What the host sends is checked field by field: suggestions or None, nothing else."""
     found = rules_from_json(items)
     assert found is None or all(
-        isinstance(s.command, str) and s.verdict is not None and s.source == "rules"
-        for s in found
+        isinstance(s.command, str) and s.verdict is not None and s.source == "rules" for s in found
     )
 
 

@@ -153,7 +153,7 @@ def test_an_idle_host_with_a_warm_config_has_no_yaml_parser(termwise_home: Path)
 def test_fix_takes_the_rules_tier_from_the_host(serve: ServeProcess, tmp_path: Path) -> None:
     """`termwise fix` asks the host, where the rules are loaded once, for the rules tier:
     it answers `git push` judged `confirm` and never loads the rules or the safety engine."""
-    from termwise.agent.suggest.wire import instant_json
+    from termwise.agent.suggest.wire import instant_json, rules_environment
 
     sid = str(serve.client.create("bash", cwd=str(tmp_path))["id"])
     serve.run_command(sid, "git psuh")
@@ -172,5 +172,34 @@ def test_fix_takes_the_rules_tier_from_the_host(serve: ServeProcess, tmp_path: P
 
     ctx = session_context([block_from_json(b) for b in reply], shell="bash", cwd=str(tmp_path),
                           session_id=sid)  # fmt: skip
-    assert instant_json(ctx) == reply.rules
+    assert instant_json(ctx, rules_environment()) == reply.rules
     assert serve.client.context(sid, 5).rules is None  # only when asked
+
+
+@wine_limit("no-posix-tools")  # a bash session
+def test_fix_at_the_host_reads_the_callers_path(
+    serve: ServeProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host runs the rules with the PATH of the shell `termwise fix` was typed in (a
+    folder its rc file added), not with its own."""
+    import os
+    import stat
+
+    tools = tmp_path / "mytools"
+    tools.mkdir()
+    prog = tools / "frobulate"
+    prog.write_text("#!/bin/sh\necho hi\n")
+    prog.chmod(prog.stat().st_mode | stat.S_IXUSR)
+    sid = str(serve.client.create("bash", cwd=str(tmp_path))["id"])
+    serve.run_command(sid, "frobulat --all")
+    path = f"{tools}{os.pathsep}{os.environ['PATH']}"
+    monkeypatch.setenv("PATH", path)
+    assert serve.client.context(sid, 5, rules=True).rules[0]["command"] == "frobulate --all"
+    fix = subprocess.run([sys.executable, "-m", "termwise.tray.commands.cli", "fix", "--offline",
+                          "--plain", "--session", sid], capture_output=True, text=True,
+                         timeout=60, stdin=subprocess.DEVNULL)  # fmt: skip
+    assert fix.returncode == 0, fix.stderr
+    assert fix.stdout.splitlines()[0].startswith("1. frobulate --all"), fix.stdout
+    monkeypatch.setenv("PATH", path.split(os.pathsep, 1)[1])
+    offered = serve.client.context(sid, 5, rules=True).rules
+    assert "frobulate --all" not in [r["command"] for r in offered]
