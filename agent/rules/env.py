@@ -88,7 +88,7 @@ def _folder_times(path: str) -> tuple[int, ...]:
     return tuple(times)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)  # the host reads for callers whose PATH differs from its own
 def _programs_in(path: str, times: tuple[int, ...]) -> tuple[str, ...]:
     names: set[str] = set()
     for folder in path.split(os.pathsep):
