@@ -247,6 +247,16 @@ def spread(values: Sequence[float]) -> str:
     return f"{min(values):7.3f} {statistics.median(values):7.3f} {max(values):7.3f}"
 
 
+def print_wall_cpu(title: str, times: dict[str, list[float]], cpus: dict[str, list[float]]) -> None:
+    """`title` with the load average, then min / median / max wall and CPU seconds per side."""
+    load = os.getloadavg()
+    print(f"\n{title} (load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}); seconds")
+    width = max(16, *(len(name) for name in times))
+    print(f"  {'side':<{width}} {'wall: min  median    max':>26}   {'cpu: min  median    max':>25}")
+    for name, values in times.items():
+        print(f"  {name:<{width}} {spread(values)}   {spread(cpus[name])}")
+
+
 def ratio(a: Sequence[float], b: Sequence[float]) -> str:
     pairs = [x / y for x, y in zip(a, b, strict=True) if y > 0]
     med = statistics.median(a) / statistics.median(b)

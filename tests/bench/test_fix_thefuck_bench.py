@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.sides import budget, proc_cpu, spread
+from tests.bench.sides import budget, print_wall_cpu, proc_cpu
 from tests.support.tools import require, strict
 from tests.tray.serve_support import ServeProcess, serve_fixture
 
@@ -161,12 +161,8 @@ def test_fix_against_thefuck(serve: ServeProcess, thefuck: Path, tmp_path: Path)
             assert answers[name](out) == WANTED, f"{name} answered {out!r}"
             times[name].append(seconds)
             cpus[name].append(cpu)
-    load = os.getloadavg()
-    print(f"\n`{FAILED}` fixed from a running session, whole process, {ROUNDS} interleaved "
-          f"rounds (load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}); seconds")  # fmt: skip
-    print(f"  {'side':<16} {'wall: min  median    max':>26}   {'cpu: min  median    max':>25}")
-    for name in sides:
-        print(f"  {name:<16} {spread(times[name])}   {spread(cpus[name])}")
+    print_wall_cpu(f"`{FAILED}` fixed from a running session, whole process, {ROUNDS} "
+                   "interleaved rounds", times, cpus)  # fmt: skip
     mine, theirs = "termwise fix", "thefuck --yes"
     rounds = [a / b for a, b in zip(times[mine], times[theirs], strict=True)]
     wall = statistics.median(times[mine]) / statistics.median(times[theirs])

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.sides import budget, have, spread, tmux_argv
+from tests.bench.sides import budget, have, print_wall_cpu, tmux_argv
 from tests.tray.serve_support import ServeProcess, serve_fixture
 
 pytestmark = [
@@ -99,12 +99,7 @@ def test_cli_startup(serve: ServeProcess, tmux_pane: list[str]) -> None:
             seconds, cpu = timed(argv, env)
             times[name].append(seconds)
             cpus[name].append(cpu)
-    load = os.getloadavg()
-    print(f"\nCLI start-up, whole process, {ROUNDS} interleaved rounds "
-          f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}); seconds")  # fmt: skip
-    print(f"  {'side':<20} {'wall: min  median    max':>26}   {'cpu: min  median    max':>25}")
-    for name, values in times.items():
-        print(f"  {name:<20} {spread(values)}   {spread(cpus[name])}")
+    print_wall_cpu(f"CLI start-up, whole process, {ROUNDS} interleaved rounds", times, cpus)
     # Budgets are on CPU ratios: on this shared machine wall-clock ratios swing by 2x
     # between runs (the scheduler, not our code), CPU ones by a few percent.
     print("  ratios of medians, wall | cpu (rounds' own wall ratios in brackets):")
