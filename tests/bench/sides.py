@@ -273,13 +273,21 @@ def print_table(
     ours: str,
     peers: Sequence[str],
     key: str = "",
+    megabytes: float = 0.0,
 ) -> None:
-    """min / median / max of time and CPU per side, then Termwise ÷ each peer."""
+    """min / median / max of time and CPU per side, then Termwise ÷ each peer; with
+    `megabytes`, also each side's median CPU per MB relayed."""
     print(f"\n{title}")
     print(f"  {'side':<22} {'time s: min  median    max':>28}   {'cpu s: min  median    max':>27}")
     for name, samples in results.items():
         print(f"  {name:<22} {spread([s.seconds for s in samples])}   "
               f"{spread([s.cpu for s in samples])}")  # fmt: skip
+    if megabytes:
+        per_mb = ", ".join(
+            f"{name} {statistics.median(s.cpu for s in samples) / megabytes * 1000:.1f}"
+            for name, samples in results.items()
+        )
+        print(f"  cpu ms per MB (median, every process involved): {per_mb}")
     for peer in peers:
         mine, theirs = results[ours], results[peer]
         print(f"  {ours} / {peer}: time {ratio([s.seconds for s in mine], [s.seconds for s in theirs])}"

@@ -81,6 +81,7 @@ def test_relay_throughput_byte_copier(serve: ServeProcess, tmp_path: Path) -> No
                 "termwise",
                 ["raw", "tmux"],
                 key=f"relay.byte_copier.{shape}",
+                megabytes=total / 1e6,
             )
     finally:
         for term in terminals.values():
@@ -158,6 +159,7 @@ def test_relay_throughput_xterm(serve: ServeProcess, tmp_path: Path) -> None:
                 "termwise",
                 ["raw", "tmux"],
                 key=f"relay.xterm.{shape}",
+                megabytes=XTERM_BYTES / 1e6,
             )
         print(f"  xterm CPU now: {[round(proc_cpu(t.proc.pid), 1) for t in terms.values()]}")
     finally:
