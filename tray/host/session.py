@@ -459,14 +459,14 @@ class Session:
         with self._lock:
             return bytes(self._parser.raw_tail(n))
 
-    def context(self, n: int = 5) -> SessionContext:
-        """What a suggestion turn needs to know about this session."""
-        # Imported here: it brings the prompt and redaction modules, which an idle host
-        # (`termwise serve`, whose clients build their own context) never needs.
-        from termwise.agent.suggest.flows import session_context
+    def context(self, n: int = 5, blocks: list[CommandBlock] | None = None) -> SessionContext:
+        """What a suggestion turn needs to know about this session: its last `n` blocks,
+        or the `blocks` the caller already took."""
+        # Imported here: an idle host (`termwise serve`) never builds a context.
+        from termwise.agent.suggest.wire import session_context
 
         return session_context(
-            [b.to_agent_block() for b in self.blocks(n)],
+            [b.to_agent_block() for b in (self.blocks(n) if blocks is None else blocks)],
             shell=self.shell,
             cwd=self.cwd,
             session_id=self.id,
