@@ -149,6 +149,7 @@ class ByteTerminal:
 class Sample:
     seconds: float
     cpu: float
+    received: int = 0  # bytes the outer terminal took in this round
 
 
 @dataclass
@@ -223,6 +224,7 @@ def run_round(side: Side, shape: str, total: int, extra_pids: Callable[[], list[
     pids = side.pids() + extra_pids()
     before = sum(proc_cpu(p) for p in pids)
     term_before = terminal.cpu if terminal is not None else 0.0
+    count_before = terminal.count if terminal is not None else 0
     if terminal is not None:
         terminal.expect(f"END-{token}-DONE".encode())
     with open(side.fifo, "w") as fifo:
@@ -238,9 +240,10 @@ def run_round(side: Side, shape: str, total: int, extra_pids: Callable[[], list[
     time.sleep(0.2)
     after = sum(proc_cpu(p) for p in pids)
     cpu = after - before + times_cpu(side.folder / f"cpu.{token}")
-    if terminal is not None:
-        cpu += terminal.cpu - term_before
-    return Sample(end - start, cpu)
+    if terminal is None:
+        return Sample(end - start, cpu)
+    cpu += terminal.cpu - term_before
+    return Sample(end - start, cpu, terminal.count - count_before)
 
 
 def spread(values: Sequence[float]) -> str:
@@ -288,6 +291,12 @@ def print_table(
             for name, samples in results.items()
         )
         print(f"  cpu ms per MB (median, every process involved): {per_mb}")
+    if any(s.received for samples in results.values() for s in samples):
+        taken = ", ".join(
+            f"{name} {statistics.median(s.received for s in samples) / 1e6:.1f}"
+            for name, samples in results.items()
+        )
+        print(f"  MB the terminal took (median; tmux may redraw instead of relaying): {taken}")
     for peer in peers:
         mine, theirs = results[ours], results[peer]
         print(f"  {ours} / {peer}: time {ratio([s.seconds for s in mine], [s.seconds for s in theirs])}"

@@ -1,10 +1,12 @@
 """Relay throughput, side by side: raw bash, `termwise attach` and tmux attached, each in the
 same kind of terminal (a byte copier; xterm under Xvfb), for line writes and large writes.
+In the byte copier, a bare relay (bare_relay.py: one read and one write per chunk through
+a second PTY) is the floor any attached relay pays for its second PTY.
 
 Run with `uv run pytest tests/bench/test_relay_bench.py -m bench -s`. Rounds are
-interleaved (raw, Termwise, tmux, raw, …); the table gives min / median / max of the
-wall time and of the CPU of every process involved, and the ratios Termwise ÷ raw
-and Termwise ÷ tmux. Nothing is asserted about time.
+interleaved (raw, bare relay, Termwise, tmux, raw, …); the table gives min / median / max
+of the wall time and of the CPU of every process involved, and the ratios of Termwise to
+each other side. Nothing is asserted about time.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 
 from tests.bench.sides import (
     COLS,
+    PYTHON,
     ROWS,
     ByteTerminal,
     Sample,
@@ -44,6 +47,7 @@ pytestmark = [
 ROUNDS = int(os.environ.get("TW_BENCH_ROUNDS", "5"))
 # Large writes (cat of a file) at the issue's 200 MB; line writes (one write per line,
 # as `seq` does on a terminal) are ten times slower to produce, so fewer.
+BARE_RELAY = Path(__file__).with_name("bare_relay.py")
 SHAPES = {"large": 200_000_000, "lines": 50_000_000}
 XTERM_BYTES = 50_000_000
 
@@ -55,13 +59,18 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
 
 def test_relay_throughput_byte_copier(serve: ServeProcess, tmp_path: Path) -> None:
     """Through a byte-copier terminal: raw bash, Termwise attached, tmux attached."""
-    sides = {name: Side(name, tmp_path / name, dsr=False) for name in ("raw", "termwise", "tmux")}
+    names = ("raw", "bare_relay", "termwise", "tmux")
+    sides = {name: Side(name, tmp_path / name, dsr=False) for name in names}
     for side in sides.values():
         for total in SHAPES.values():
             make_big_file(side.folder, total)
     terminals: dict[str, ByteTerminal] = {}
     try:
         terminals["raw"] = ByteTerminal(sides["raw"].command)
+        # The floor for any relay through a second PTY (see bare_relay.py).
+        terminals["bare_relay"] = ByteTerminal(
+            [PYTHON, str(BARE_RELAY), *sides["bare_relay"].command]
+        )
         sid = start_termwise_session(sides["termwise"], serve)
         terminals["termwise"] = ByteTerminal(attach_argv(sid))
         assert wait_until(lambda: serve.client.sessions()[0]["clients"] == 1)
@@ -79,7 +88,7 @@ def test_relay_throughput_byte_copier(serve: ServeProcess, tmp_path: Path) -> No
                 f"{total / 1e6:.0f} MB, {shape} writes, byte-copier terminal, {ROUNDS} rounds",
                 {f"{n}": r for n, r in results.items()},
                 "termwise",
-                ["raw", "tmux"],
+                ["raw", "bare_relay", "tmux"],
                 key=f"relay.byte_copier.{shape}",
                 megabytes=total / 1e6,
             )
