@@ -1,6 +1,6 @@
 """Relay throughput, side by side: raw bash, `termwise attach` and tmux attached, each in the
 same kind of terminal (a byte copier; xterm under Xvfb), for line writes and large writes.
-In the byte copier, a bare relay (bare_relay.py: one read and one write per chunk through
+In the byte copier, a bare relay (bare_relay.c: one read and one write per chunk through
 a second PTY) is the floor any attached relay pays for its second PTY.
 
 Run with `uv run pytest tests/bench/test_relay_bench.py -m bench -s`. Rounds are
@@ -12,6 +12,7 @@ each other side. Nothing is asserted about time.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,7 +48,25 @@ pytestmark = [
 ROUNDS = int(os.environ.get("TW_BENCH_ROUNDS", "5"))
 # Large writes (cat of a file) at the issue's 200 MB; line writes (one write per line,
 # as `seq` does on a terminal) are ten times slower to produce, so fewer.
-BARE_RELAY = Path(__file__).with_name("bare_relay.py")
+BARE_RELAY = Path(__file__).with_name("bare_relay.c")
+
+
+def bare_relay(folder: Path) -> tuple[list[str], str]:
+    """The floor relay's command and what it is: the C one built here where a compiler
+    is found (Python's per-chunk cost would raise the floor), else the Python one."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc:
+        program = folder / "bare_relay"
+        built = subprocess.run(
+            [cc, "-O2", "-o", str(program), str(BARE_RELAY), "-lutil", "-lpthread"],
+            capture_output=True,
+            timeout=120,
+        )
+        if built.returncode == 0:
+            return [str(program)], "bare relay in C"
+    return [PYTHON, str(BARE_RELAY.with_suffix(".py"))], "bare relay in Python (no C compiler)"
+
+
 SHAPES = {"large": 200_000_000, "lines": 50_000_000}
 XTERM_BYTES = 50_000_000
 
@@ -67,10 +86,9 @@ def test_relay_throughput_byte_copier(serve: ServeProcess, tmp_path: Path) -> No
     terminals: dict[str, ByteTerminal] = {}
     try:
         terminals["raw"] = ByteTerminal(sides["raw"].command)
-        # The floor for any relay through a second PTY (see bare_relay.py).
-        terminals["bare_relay"] = ByteTerminal(
-            [PYTHON, str(BARE_RELAY), *sides["bare_relay"].command]
-        )
+        # The floor for any relay through a second PTY (see bare_relay.c).
+        floor, floor_kind = bare_relay(tmp_path)
+        terminals["bare_relay"] = ByteTerminal([*floor, *sides["bare_relay"].command])
         sid = start_termwise_session(sides["termwise"], serve)
         terminals["termwise"] = ByteTerminal(attach_argv(sid))
         assert wait_until(lambda: serve.client.sessions()[0]["clients"] == 1)
@@ -85,7 +103,8 @@ def test_relay_throughput_byte_copier(serve: ServeProcess, tmp_path: Path) -> No
                     pids: list[int] = [term.pty.pid]
                     results[name].append(run_round(side, shape, total, pids.copy, term))
             print_table(
-                f"{total / 1e6:.0f} MB, {shape} writes, byte-copier terminal, {ROUNDS} rounds",
+                f"{total / 1e6:.0f} MB, {shape} writes, byte-copier terminal, {ROUNDS} rounds"
+                f" ({floor_kind})",
                 {f"{n}": r for n, r in results.items()},
                 "termwise",
                 ["raw", "bare_relay", "tmux"],
