@@ -56,7 +56,7 @@ def bare_relay(folder: Path) -> tuple[list[str], str]:
     is found (Python's per-chunk cost would raise the floor), else the Python one."""
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc:
-        program = folder / "bare_relay"
+        program = folder / "bare_relay_c"
         built = subprocess.run(
             [cc, "-O2", "-o", str(program), str(BARE_RELAY), "-lutil", "-lpthread"],
             capture_output=True,
@@ -64,7 +64,10 @@ def bare_relay(folder: Path) -> tuple[list[str], str]:
         )
         if built.returncode == 0:
             return [str(program)], "bare relay in C"
-    return [PYTHON, str(BARE_RELAY.with_suffix(".py"))], "bare relay in Python (no C compiler)"
+        why = "the C one did not build: " + built.stderr.decode(errors="replace")[-200:]
+    else:
+        why = "no C compiler"
+    return [PYTHON, str(BARE_RELAY.with_suffix(".py"))], f"bare relay in Python ({why})"
 
 
 SHAPES = {"large": 200_000_000, "lines": 50_000_000}

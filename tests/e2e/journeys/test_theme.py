@@ -80,6 +80,25 @@ def open_with_suggestions(desk: Desk, model_fix: str) -> str:
     return overlay_window(desk)
 
 
+def switch_theme(
+    desk: Desk,
+    settings: SettingsScreen,
+    window: str,
+    pick: tuple[str, ...],
+    theme: Theme,
+    picture: str,
+) -> int:
+    """Pick a theme in Settings and Apply with the overlay open: the open window is
+    redrawn in it; its picture is saved. Returns the tray-log mark taken before Apply."""
+    mark = desk.tray.mark()
+    settings.choose_theme(pick)
+    applied = settings.apply(mark)
+    assert applied["overlay_theme"] == theme.name and applied["overlay_visible"] is True
+    wait_background(desk, window, theme)
+    screenshot(desk.desktop, picture, window)
+    return mark
+
+
 def test_theme_switches_live_in_the_open_overlay(
     desk: Desk, script: ModelScript, tray: TrayProcess, tray_env: dict[str, str]
 ) -> None:
@@ -109,13 +128,8 @@ def test_theme_switches_live_in_the_open_overlay(
         screenshot(desk.desktop, "overlay-light-en.png", window)
 
         # Dark, with the overlay open on screen: no reopen, the same window turns dark.
-        mark = desk.tray.mark()
-        settings.choose_theme(PICK_DARK)
-        applied = settings.apply(mark)
-        assert applied["overlay_theme"] == "dark" and applied["overlay_visible"] is True
-        wait_background(desk, window, DARK)
+        mark = switch_theme(desk, settings, window, PICK_DARK, DARK, "overlay-dark-en.png")
         assert overlay_window(desk) == window and not desk.logged("overlay shown", mark)
-        screenshot(desk.desktop, "overlay-dark-en.png", window)
 
         # 简体中文: the open overlay retranslates; reopened, it asks the model again.
         script.when(FAILING, *MODEL_ZH)
@@ -133,12 +147,7 @@ def test_theme_switches_live_in_the_open_overlay(
         screenshot(desk.desktop, "overlay-dark-zh_CN.png", window)
 
         # Back to Light with the Chinese overlay open.
-        mark = desk.tray.mark()
-        settings.choose_theme(PICK_LIGHT)
-        applied = settings.apply(mark)
-        assert applied["overlay_theme"] == "light" and applied["overlay_visible"] is True
-        wait_background(desk, window, LIGHT)
-        screenshot(desk.desktop, "overlay-light-zh_CN.png", window)
+        switch_theme(desk, settings, window, PICK_LIGHT, LIGHT, "overlay-light-zh_CN.png")
     finally:
         settings.close()
     assert tray.proc.poll() is None and tray.proc.pid == pid  # no restart at any point
