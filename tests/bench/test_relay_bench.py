@@ -46,8 +46,6 @@ pytestmark = [
 ]
 
 ROUNDS = int(os.environ.get("TW_BENCH_ROUNDS", "5"))
-# Large writes (cat of a file) at the 200 MB; line writes (one write per line,
-# as `seq` does on a terminal) are ten times slower to produce, so fewer.
 BARE_RELAY = Path(__file__).with_name("bare_relay.c")
 
 
@@ -70,6 +68,8 @@ def bare_relay(folder: Path) -> tuple[list[str], str]:
     return [PYTHON, str(BARE_RELAY.with_suffix(".py"))], f"bare relay in Python ({why})"
 
 
+# Large writes (cat of a file) at the 200 MB; line writes (one write per line,
+# as `seq` does on a terminal) are ten times slower to produce, so fewer.
 SHAPES = {"large": 200_000_000, "lines": 50_000_000}
 XTERM_BYTES = 50_000_000
 

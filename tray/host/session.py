@@ -459,9 +459,14 @@ class Session:
         with self._lock:
             return bytes(self._parser.raw_tail(n))
 
-    def context(self, n: int = 5, blocks: list[CommandBlock] | None = None) -> SessionContext:
+    def context(
+        self,
+        n: int = 5,
+        blocks: list[CommandBlock] | None = None,
+        screen_text: str | None = None,
+    ) -> SessionContext:
         """What a suggestion turn needs to know about this session: its last `n` blocks,
-        or the `blocks` the caller already took."""
+        or the `blocks` (and `screen_text`) the caller already took."""
         # Imported here: an idle host (`termwise serve`) never builds a context.
         from termwise.agent.suggest.wire import session_context
 
@@ -472,7 +477,9 @@ class Session:
             session_id=self.id,
             os_name=os_name(),
             has_marks=self.has_marks,
-            screen_text="" if self.has_marks else self.screen_text(),
+            screen_text=""
+            if self.has_marks
+            else (self.screen_text() if screen_text is None else screen_text),
         )
 
     # ending ------------------------------------------------------------------------------

@@ -85,16 +85,16 @@ def block_json(block: Any) -> dict[str, Any]:
 
 
 def _instant_rules(
-    session: Session, blocks: list[Any], variables: dict[str, str]
+    session: Session, blocks: list[Any], screen_text: str, variables: dict[str, str]
 ) -> list[Any] | None:
     """The rules tier for `termwise fix`, run here where the rules are loaded once, from
-    the same blocks the reply carries and with the client's PATH (a shell may have changed
-    it); None (the client runs them) if they fail."""
+    the same blocks and screen the reply carries and with the client's PATH (a shell may
+    have changed it); None (the client runs them) if they fail."""
     try:
         from termwise.agent.suggest.wire import instant_json
         from termwise.tray.commands.prompt_words import without_word_blocks
 
-        ctx = session.context(blocks=blocks)
+        ctx = session.context(blocks=blocks, screen_text=screen_text)
         return instant_json(without_word_blocks(ctx) if ctx.blocks else ctx, variables)
     except Exception:
         log.exception("ipc: the rules tier failed; the client runs it")
@@ -336,7 +336,7 @@ class IpcServer:
         if request.get("rules") is True:
             variables = request.get("env")
             if isinstance(variables, dict) and all(isinstance(v, str) for v in variables.values()):
-                reply["rules"] = _instant_rules(session, blocks, variables)
+                reply["rules"] = _instant_rules(session, blocks, reply["screen_text"], variables)
         return reply
 
     def _op_send(self, request: dict[str, Any]) -> dict[str, Any]:
