@@ -36,7 +36,6 @@ from termwise.tray.ipc.protocol import (
     encode_data,
     encode_json,
 )
-from termwise.tray.system.flood import IDLE_AFTER, FloodYield
 
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
@@ -124,7 +123,6 @@ class HostFrames:
         self._start = 0
         self._end = 0
         self._data_left = 0  # bytes of the current data frame still to come
-        self.flood = FloodYield()
 
     def receive(self, sock: Any) -> Outcome | None:
         """Read once from the host and act on it; Outcome("eof") when it closed."""
@@ -133,7 +131,6 @@ class HostFrames:
         n = sock.recv_into(self._view[self._end :])
         if not n:
             return Outcome("eof")
-        self.flood.saw(n)
         self._end += n
         return self._process()
 
@@ -464,10 +461,7 @@ else:
                 if detaching:
                     send(encode_json({"op": "detach"}))
             while True:
-                ready = selector.select(IDLE_AFTER if frames.flood.flooding else None)
-                if not ready:
-                    frames.flood.idle()  # the flood is over: wake as promptly as before
-                for key, _ in ready:
+                for key, _ in selector.select():
                     if key.data == "host":
                         try:
                             outcome = frames.receive(sock)
@@ -501,7 +495,6 @@ else:
         except _Stop as stop:
             return Outcome("signal", 128 + stop.signum)
         finally:
-            frames.flood.idle()  # what runs after the relay runs at the normal policy
             signal.signal(signal.SIGWINCH, previous)
             for sig, handler in stoppers.items():
                 signal.signal(sig, handler)

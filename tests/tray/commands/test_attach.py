@@ -172,52 +172,6 @@ def test_sigterm_detaches_and_leaves_the_session(serve: ServeProcess) -> None:
     assert session_row(serve, sid)["alive"]
 
 
-def batch_threads(pid: int) -> set[int]:
-    """Thread ids of process `pid` running as SCHED_BATCH just now."""
-    import os
-
-    found = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            if os.sched_getscheduler(int(task.name)) == os.SCHED_BATCH:
-                found.add(int(task.name))
-        except OSError:  # the thread ended meanwhile
-            pass
-    return found
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SCHED_BATCH is Linux's")
-def test_a_flood_through_an_attached_terminal_yields_and_typing_gets_it_back(
-    serve: ServeProcess,
-) -> None:
-    """While a command floods an attached terminal, the host's reader and the attach
-    client run as SCHED_BATCH (they stop preempting the command); when it stops, both
-    are back at the normal policy, every line arrived, and typing works."""
-    sid = serve.client.create("bash")["id"]
-    serve.run_command(sid, "true")
-    term = Terminal(attach_argv(sid))
-    host, client = serve.proc.pid, term.pty.pid
-    try:
-        assert wait_until(lambda: session_row(serve, sid)["clients"] == 1)
-        term.pty.write(b"seq 1 2000000; sleep 1.5; echo flood-$((6 * 7))\r")
-        seen_host: set[int] = set()
-        seen_client: set[int] = set()
-
-        def sample() -> bool:
-            seen_host.update(batch_threads(host))
-            seen_client.update(batch_threads(client))
-            return b"flood-42" in term.output[-4096:]
-
-        assert wait_until(sample, 60, interval=0.002)
-        assert seen_host and seen_client == {client}  # the client's one relay thread
-        assert wait_until(lambda: not batch_threads(host) and not batch_threads(client), 5)
-        assert b"\r\n2000000\r\n" in term.output
-        term.pty.write(b"echo typed-$((2 + 3))\r")
-        term.wait_for(b"typed-5")
-    finally:
-        term.close()
-
-
 @pytest.mark.requires("zsh")
 def test_shell_command_starts_in_the_folder_and_exits_with_the_shell(
     serve: ServeProcess, tmp_path: Path

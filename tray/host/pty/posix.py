@@ -18,7 +18,6 @@ from termwise.tray.host.pty.base import (
     TerminationPolicy,
     poll_until,
 )
-from termwise.tray.system.flood import IDLE_AFTER, FloodYield
 
 # Dispositions a shell must start with, as under a terminal emulator. Ignored ones are
 # inherited through exec: a tray started under `nohup` would give shells whose jobs
@@ -102,7 +101,6 @@ class PosixPty(ReapedStatus):
         self._read_buf = memoryview(bytearray(FIRST_BUFFER))
         self._waiting = select.poll()
         self._waiting.register(proc.fd, select.POLLIN)
-        self._flood = FloodYield()
 
     @classmethod
     def spawn(
@@ -128,10 +126,7 @@ class PosixPty(ReapedStatus):
         buf = self._read_buf if size <= READ_BUFFER else memoryview(bytearray(size))
         size = min(size, len(buf))
         n = 0
-        flood = self._flood
         try:
-            if flood.flooding and not self._waiting.poll(IDLE_AFTER * 1000):
-                flood.idle()  # the flood is over: wake as promptly as before for keys
             n = os.readv(fd, (buf[:size],))
             # A PTY hands over at most a few KiB per read. While a program floods it,
             # more is there at once: gathering it makes one chunk for the parser, the
@@ -145,10 +140,6 @@ class PosixPty(ReapedStatus):
         except OSError as exc:  # EIO: the child side closed; EBADF: closed under us
             if exc.errno not in (errno.EBADF, errno.EIO):
                 raise
-        if n:
-            flood.saw(n)
-        else:
-            flood.idle()  # the end: a thread that reads on elsewhere gets its policy back
         chunk = buf[:n].tobytes()
         if size == len(buf) < READ_BUFFER and n > size - MORE_ROOM:
             self._read_buf = memoryview(bytearray(READ_BUFFER))  # output is flooding in
