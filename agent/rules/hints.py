@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from termwise.agent.rules import data
 from termwise.agent.rules.engine import Case, rule
 
 _PATTERNS = (
@@ -28,5 +29,16 @@ def printed_command(c: Case) -> list[str]:
             cmd = cmd.split("  #")[0].strip()
             if cmd.endswith(_SKIP) or "<" in cmd or cmd == c.script or len(cmd.split()) > 12:
                 continue
+            if " " not in cmd and not _known_program(c, cmd):
+                continue  # `resource type "pos"`: a quoted word, not a command
             found.append(cmd)
     return list(dict.fromkeys(found))[:2]
+
+
+def _known_program(c: Case, name: str) -> bool:
+    return (
+        name == c.app
+        or name in data.known_command_set(c.family)
+        or name in data.tools()
+        or name in data.tool_aliases()
+    )

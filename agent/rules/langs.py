@@ -232,3 +232,21 @@ def spacy_model(c: Case) -> list[str]:
         return []
     py = "py" if c.windows else "python3" if c.posix else "python"
     return [f"{py} -m spacy download {m.group(1)}"]
+
+
+@rule("java_public_class_file", "A public Java class lives in a file named after it.", priority=6)
+def java_class_file(c: Case) -> list[str]:
+    m = c.search(r"class (\w+) is public, should be declared in a file named (\w+\.java)")
+    source = next((a for a in c.args if a.endswith(".java")), None)
+    if not m or not source or not c.is_app("java", "javac"):
+        return []
+    wanted = _dirname(source) + m.group(2)
+    move = f"Rename-Item {source} {m.group(2)}" if c.powershell else f"mv {source} {wanted}"
+    if c.cmd:
+        move = f"ren {source} {m.group(2)}"
+    return [c.then(move, c.replace_word(source, wanted))]
+
+
+def _dirname(path: str) -> str:
+    cut = max(path.rfind("/"), path.rfind("\\"))
+    return path[: cut + 1] if cut >= 0 else ""

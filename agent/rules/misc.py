@@ -206,3 +206,22 @@ def quotes(c: Case) -> list[str]:
     if pair and pair.group(1) != pair.group(3):
         return [c.script[: pair.start()] + f'"{pair.group(2)}"' + c.script[pair.end() :]]
     return [c.script.replace("'", '"')]
+
+
+@rule(
+    "ssh_agent_not_running",
+    "No SSH agent is running in this shell: start one, then add the key.",
+    5,
+)
+def ssh_agent(c: Case) -> list[str]:
+    said = (
+        "Could not open a connection to your authentication agent" in c.output
+        or "Error connecting to agent" in c.output
+    )
+    if not said or not c.parts:
+        return []
+    if c.windows:  # OpenSSH for Windows runs the agent as a service
+        return [
+            "Get-Service ssh-agent | Set-Service -StartupType Manual; Start-Service ssh-agent",
+        ]
+    return [c.then('eval "$(ssh-agent -s)"', c.script)]

@@ -200,3 +200,16 @@ def openssl_legacy(c: Case) -> list[str]:
     if c.cmd:
         return [f"set NODE_OPTIONS=--openssl-legacy-provider && {c.script}"]
     return [f"NODE_OPTIONS=--openssl-legacy-provider {c.script}"]
+
+
+@rule("tsc_no_tsconfig", "There is no tsconfig.json here: create one (or cd to the project).", 7)
+def tsc_init(c: Case) -> list[str]:
+    if not re.search(
+        r"error TS5057|error TS5058: .*tsconfig\.json|Cannot find a tsconfig\.json", c.output
+    ):
+        return []
+    words = c.parts
+    if "tsc" not in words:
+        return []
+    runner = words[: words.index("tsc") + 1]  # `npx tsc`, `pnpm exec tsc`, `tsc`
+    return [" ".join([*runner, "--init"])]

@@ -828,4 +828,37 @@ CASES += [
         "pip install torch --index-url https://download.pytorch.org/whl/cpu",
         first=False,
     ),
+    T(
+        "npx tsc",
+        "error TS5058: The specified path does not exist: 'tsconfig.json'.",
+        "npx tsc --init",
+    ),
+    T(
+        "tsc -p .",
+        "error TS5057: Cannot find a tsconfig.json file at the specified directory: '.'.",
+        "tsc --init",
+    ),
+    T(
+        "java Main.java",
+        "Main.java:1: error: class Hello is public, should be declared in a file named Hello.java\npublic class Hello {\n       ^\n1 error",
+        "mv Main.java Hello.java && java Hello.java",
+    ),
+    T(
+        "javac src/Main.java",
+        "src/Main.java:3: error: class App is public, should be declared in a file named App.java",
+        "mv src/Main.java src/App.java && javac src/App.java",
+    ),
+    T(
+        "ssh-add ~/.ssh/id_ed25519",
+        "Could not open a connection to your authentication agent.",
+        'eval "$(ssh-agent -s)" && ssh-add ~/.ssh/id_ed25519',
+        exit_code=2,
+    ),
+    T(
+        "ssh-add",
+        "Error connecting to agent: No such file or directory",
+        "Get-Service ssh-agent | Set-Service -StartupType Manual; Start-Service ssh-agent",
+        "powershell",
+        exit_code=2,
+    ),
 ]

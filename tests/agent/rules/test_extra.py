@@ -32,3 +32,14 @@ def test_success_with_help_text_prints_no_command() -> None:
     """A successful command whose output mentions `run "x"` gets no printed-hint suggestion."""
     got = suggest_fixes("npm install", 'added 3 packages\nRun "npm audit fix" to fix them', 0)
     assert not any(s.rule == "printed_command" for s in got)
+
+
+def test_a_quoted_word_is_not_taken_for_a_printed_command() -> None:
+    """`resource type "pos"` quotes a noun: no `pos` suggestion, while `Try "ls"` still counts."""
+    got = suggest_fixes(
+        "kubectl get pos", 'error: the server doesn\'t have a resource type "pos"', 1
+    )
+    assert "pos" not in [s.command for s in got]
+    assert got and got[0].command == "kubectl get pods"
+    hinted = suggest_fixes("dir", 'dir: not found here. Try "ls" instead', 1)
+    assert "ls" in [s.command for s in hinted if s.rule == "printed_command"]
