@@ -157,7 +157,10 @@ def mvn_phase(c: Case) -> list[str]:
         "install",
         "deploy",
     ]
-    return [c.replace_word(m.group(1), p) for p in fuzzy.closest(m.group(1), phases, n=2, limit=3)]
+    near = fuzzy.closest(m.group(1), phases, n=2, limit=3)
+    if not near and fuzzy.closest(m.group(1), ["build"], n=1):
+        near = ["package"]  # Maven's "build" is `package` (compile, test, then the jar)
+    return [c.replace_word(m.group(1), p) for p in near]
 
 
 @rule("javac_extension", "javac needs the .java file name.", priority=6)

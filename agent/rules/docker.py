@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from termwise.agent.rules import data, fuzzy
+from termwise.agent.rules import data, env, fuzzy
 from termwise.agent.rules.engine import Case, rule
 
 
@@ -123,7 +123,30 @@ def no_dockerfile(c: Case) -> list[str]:
         r"(?:open|failed to read) .*Dockerfile.*no such file", c.output, re.I | re.S
     ):
         return []
+    base = env.base_dir(c.cwd)
+    other = r"(?i)dockerfile[.-][\w.-]+|[\w.-]+\.dockerfile"  # Dockerfile.dev, app.dockerfile
+    found = [n for n in (env.listing(base) if base else []) if re.fullmatch(other, n)]
+    if found:
+        return [re.sub(r"^(\S+ build)\b", rf"\1 -f {f}", c.script, count=1) for f in found[:3]]
     return ["ls" if c.posix else "dir", re.sub(r"\s\.$", " -f path/to/Dockerfile .", c.script)]
+
+
+@rule("docker_rm_running", "The container is running: stop it first, or force the removal.", 6)
+def rm_running(c: Case) -> list[str]:
+    if not c.is_app("docker", "podman") or not re.search(
+        r"cannot remove a? ?running container|container is running: stop the container"
+        r"|containers cannot be removed without force",
+        c.lower,
+    ):
+        return []
+    if "rm" not in c.args:
+        return []
+    names = [a for a in c.args[c.args.index("rm") + 1 :] if not a.startswith("-")]
+    if not names:
+        return []
+    rm = c.replace_word("rm", "rm -f")
+    stop = f"{c.app} stop {' '.join(names)}"
+    return [rm, c.then(stop, c.script)]
 
 
 @rule("docker_image_in_use", "A container still uses the image: remove the container first.", 6)

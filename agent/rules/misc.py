@@ -225,3 +225,15 @@ def ssh_agent(c: Case) -> list[str]:
             "Get-Service ssh-agent | Set-Service -StartupType Manual; Start-Service ssh-agent",
         ]
     return [c.then('eval "$(ssh-agent -s)"', c.script)]
+
+
+@rule("tmux_no_session", "There is no tmux session to attach to: start one.", priority=6)
+def tmux_no_session(c: Case) -> list[str]:
+    if not c.is_app("tmux"):
+        return []
+    named = c.search(r"can't find session:? ['\"]?([\w.-]+)")
+    if named:
+        return [f"tmux new -s {named.group(1)}", "tmux ls"]
+    if re.search(r"^(?:no sessions|no server running on .*)$", c.output, re.M):
+        return ["tmux new"]
+    return []

@@ -213,3 +213,13 @@ def tsc_init(c: Case) -> list[str]:
         return []
     runner = words[: words.index("tsc") + 1]  # `npx tsc`, `pnpm exec tsc`, `tsc`
     return [" ".join([*runner, "--init"])]
+
+
+@rule("npm_needs_login", "The registry needs you signed in: log in, then retry.", priority=6)
+def npm_login(c: Case) -> list[str]:
+    if not c.is_app("npm", "pnpm", "yarn") or not re.search(
+        r"ENEEDAUTH|need auth|You must be logged in|code E401", c.output
+    ):
+        return []
+    login = "yarn npm login" if c.is_app("yarn") and "YN0" in c.output else f"{c.app} login"
+    return [c.then(login, c.script), login]

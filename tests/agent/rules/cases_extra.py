@@ -861,4 +861,32 @@ CASES += [
         "powershell",
         exit_code=2,
     ),
+    T(
+        "mvn biuld",
+        '[ERROR] Unknown lifecycle phase "biuld". You must specify a valid lifecycle phase or a goal. Available lifecycle phases are: validate, initialize, compile, test, package, verify, install, deploy, clean.',
+        "mvn package",
+    ),
+    T(
+        "docker rm web",
+        "Error response from daemon: You cannot remove a running container 4f2a. Stop the container before attempting removal or force remove",
+        "docker rm -f web",
+    ),
+    T(
+        "docker container rm api db",
+        'Error response from daemon: cannot remove container "/api": container is running: stop the container before removing or force remove',
+        "docker stop api db && docker container rm api db",
+        first=False,
+    ),
+    T(
+        "podman rm web",
+        "Error: cannot remove container 4f2a as it is running - running or paused containers cannot be removed without force: container state improper",
+        "podman rm -f web",
+    ),
+    T("tmux a", "no sessions", "tmux new"),
+    T("tmux attach -t work", "can't find session: work", "tmux new -s work"),
+    T(
+        "npm publish",
+        "npm ERR! code ENEEDAUTH\nnpm ERR! need auth This command requires you to be logged in to https://registry.npmjs.org/\nnpm ERR! need auth You need to authorize this machine using `npm adduser`",
+        "npm login && npm publish",
+    ),
 ]

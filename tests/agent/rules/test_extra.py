@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from termwise.agent.rules import suggest_fixes
 
@@ -43,3 +45,15 @@ def test_a_quoted_word_is_not_taken_for_a_printed_command() -> None:
     assert got and got[0].command == "kubectl get pods"
     hinted = suggest_fixes("dir", 'dir: not found here. Try "ls" instead', 1)
     assert "ls" in [s.command for s in hinted if s.rule == "printed_command"]
+
+
+def test_docker_build_names_the_dockerfile_the_folder_has(tmp_path: Path) -> None:
+    """No `Dockerfile`, but `Dockerfile.dev` is there: build with `-f Dockerfile.dev`."""
+    (tmp_path / "Dockerfile.dev").write_text("FROM scratch\n")
+    (tmp_path / "README.md").write_text("x\n")
+    said = "ERROR: failed to solve: failed to read dockerfile: open Dockerfile: no such file or directory"
+    got = suggest_fixes("docker build -t app .", said, 1, cwd=str(tmp_path))
+    assert got and got[0].command == "docker build -f Dockerfile.dev -t app ."
+    (tmp_path / "Dockerfile.dev").unlink()
+    bare = [s.command for s in suggest_fixes("docker build -t app .", said, 1, cwd=str(tmp_path))]
+    assert "docker build -t app -f path/to/Dockerfile ." in bare  # nothing to name: say how
