@@ -179,7 +179,9 @@ def translate(script: str, shell: str) -> str | None:
     out: list[str] = []
     changed = False
     for i, seg in enumerate(segments):
-        parts = split(seg, "posix")
+        parts = split(
+            seg, "cmd" if shell == "cmd" else "powershell"
+        )  # typed there: \ is a path separator
         first = parts[0] if parts else ""
         if first in _HANDLED or first in data.windows_equivalents():
             t = _one(parts, shell, piped=i > 0)

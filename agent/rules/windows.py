@@ -64,6 +64,7 @@ def unix_command(c: Case) -> list[str]:
         or "invalid switch" in c.lower
         or "the syntax of the command is incorrect" in c.lower
         or "positional parameter cannot be found" in c.lower
+        or "missing an argument for parameter" in c.lower  # `ls -l`: -l is short for -LiteralPath
     )
     if not failed:
         return []

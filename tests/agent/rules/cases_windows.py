@@ -233,4 +233,16 @@ CASES += [
         "winget install --id Python.Python.3.12 -e",
         shell="powershell",
     ),
+    T(
+        "ls -l",
+        "Get-ChildItem : Missing an argument for parameter 'LiteralPath'. Specify a parameter of type 'System.String[]' and try again.",
+        "Get-ChildItem",
+        "powershell",
+    ),
+    T(
+        "mkdir -p src\\app\\models",
+        "mkdir : A positional parameter cannot be found that accepts argument 'src\\app\\models'.",
+        "New-Item -ItemType Directory -Force -Path src\\app\\models",
+        "powershell",
+    ),
 ]
