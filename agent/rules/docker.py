@@ -12,6 +12,7 @@ from termwise.agent.rules.engine import Case, rule
 def daemon_down(c: Case) -> list[tuple[str, str]]:
     if not c.has(
         "cannot connect to the docker daemon",
+        "couldn't connect to docker daemon",
         "is the docker daemon running",
         "docker daemon is not running",
         "open //./pipe/docker",

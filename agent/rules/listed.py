@@ -154,7 +154,9 @@ def choose_app(c: Case) -> list[str]:
     if not c.has("multiple apps", "more than 1 app", "more than one app"):
         return []
     apps = re.findall(r"^\W*([\w-]+) \([\w-]+\)\s*$", c.output, re.M)
-    apps += re.findall(r"--app ([\w-]+)", c.output)
+    apps += re.findall(
+        r"--app (?!(?:or|and|to|the|NAME|APP)\b)([\w-]+)", c.output
+    )  # not "--app or --remote"
     return [f"{c.script} --app {a}" for a in dict.fromkeys(apps)][:3]
 
 

@@ -889,4 +889,24 @@ CASES += [
         "npm ERR! code ENEEDAUTH\nnpm ERR! need auth This command requires you to be logged in to https://registry.npmjs.org/\nnpm ERR! need auth You need to authorize this machine using `npm adduser`",
         "npm login && npm publish",
     ),
+    T(
+        "sudo service nginx restrat",
+        "Usage: nginx {start|stop|restart|reload|force-reload|status|configtest|rotate|upgrade}",
+        "sudo service nginx restart",
+    ),
+    T(
+        "/etc/init.d/ssh stpo",
+        "Usage: /etc/init.d/ssh {start|stop|reload|force-reload|restart|try-restart|status}",
+        "/etc/init.d/ssh stop",
+    ),
+    T(
+        "workon myenv",
+        "ERROR: Environment 'myenv' does not exist. Create it with 'mkvirtualenv myenv'.",
+        "mkvirtualenv myenv",
+    ),
+    T(
+        "docker-compose up",
+        "ERROR: Couldn't connect to Docker daemon at http+docker://localhost - is it running?",
+        "sudo systemctl start docker && docker-compose up",
+    ),
 ]

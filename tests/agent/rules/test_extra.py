@@ -57,3 +57,15 @@ def test_docker_build_names_the_dockerfile_the_folder_has(tmp_path: Path) -> Non
     (tmp_path / "Dockerfile.dev").unlink()
     bare = [s.command for s in suggest_fixes("docker build -t app .", said, 1, cwd=str(tmp_path))]
     assert "docker build -t app -f path/to/Dockerfile ." in bare  # nothing to name: say how
+
+
+def test_heroku_app_choice_skips_the_words_of_the_sentence() -> None:
+    """`Specify the app you want with --app or --remote` does not offer an app called `or`."""
+    said = (
+        " ▸    Multiple apps in git remotes\n ▸    Usage: --remote heroku-dev\n ▸    or: --app myapp-dev\n"
+        " ▸    Specify the app you want with --app or --remote.\n ▸    Heroku remotes in repo:\n"
+        " ▸    myapp (heroku)\n ▸    myapp-dev (heroku-dev)"
+    )
+    got = [s.command for s in suggest_fixes("heroku pg", said, 1)]
+    assert got[:2] == ["heroku pg --app myapp", "heroku pg --app myapp-dev"]
+    assert "heroku pg --app or" not in got
