@@ -62,7 +62,7 @@ RULES: list[TokenRule] = [
         "stripe-key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}\b", ("k_live_", "k_test_")
     ),
     TokenRule("stripe-key", r"\bwhsec_[A-Za-z0-9+/=]{24,}", ("whsec_",)),
-    TokenRule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", ("AIza",)),
+    TokenRule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35,}", ("AIza",)),  # longer runs go whole
     TokenRule("google-oauth-secret", r"\bGOCSPX-[A-Za-z0-9_-]{20,}", ("GOCSPX-",)),
     TokenRule("google-oauth-token", r"(?<![\w/])1//0[A-Za-z0-9_-]{30,}", ("1//0",)),
     TokenRule("google-oauth-token", r"\bya29\.[A-Za-z0-9_-]{20,}", ("ya29.",)),
