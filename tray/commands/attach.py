@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from termwise.tray.commands.chord import CHORD_HELP, ChordFilter
@@ -207,6 +207,14 @@ def _writev_all(fd: int, parts: list[memoryview]) -> None:
                 n = 0
 
 
+class _Stop(Exception):
+    """A signal that ends the attach (SIGHUP, SIGTERM)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 if sys.platform == "win32":
     import ctypes
     from ctypes import wintypes
@@ -385,6 +393,10 @@ if sys.platform == "win32":
         finally:
             done.set()
 
+    def stop_signals() -> AbstractContextManager[None]:
+        """Windows ends a console program without a signal we could turn into a detach."""
+        return nullcontext()
+
 else:
     import selectors
     import signal
@@ -422,9 +434,6 @@ else:
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_w, False)
         previous = signal.signal(signal.SIGWINCH, lambda signum, frame: _poke(wake_w))
-        # Terminal closed or asked to stop: leave through the finally clauses so the
-        # terminal mode is restored (where the terminal still exists).
-        stoppers = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGHUP, signal.SIGTERM)}
         selector = selectors.DefaultSelector()
         selector.register(sock, selectors.EVENT_READ, "host")  # type: ignore[arg-type]
         try:
@@ -496,19 +505,25 @@ else:
             return Outcome("signal", 128 + stop.signum)
         finally:
             signal.signal(signal.SIGWINCH, previous)
-            for sig, handler in stoppers.items():
-                signal.signal(sig, handler)
             selector.close()
             os.close(wake_r)
             os.close(wake_w)
 
-    class _Stop(Exception):
-        def __init__(self, signum: int) -> None:
-            super().__init__(signum)
-            self.signum = signum
+    @contextmanager
+    def stop_signals() -> Iterator[None]:
+        """Terminal closed or asked to stop: leave through the finally clauses so the
+        terminal mode is restored. Installed before raw mode, so no moment is left where
+        SIGTERM would end us with the terminal still raw."""
 
-    def _raise_stop(signum: int, frame: object) -> None:
-        raise _Stop(signum)
+        def _raise_stop(signum: int, frame: object) -> None:
+            raise _Stop(signum)
+
+        stoppers = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGHUP, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in stoppers.items():
+                signal.signal(sig, handler)
 
     def _poke(fd: int) -> None:
         try:
@@ -521,18 +536,23 @@ def run_attach(
     paths: Paths, session_id: str | None = None, *, in_fd: int = 0, out_fd: int = 1
 ) -> int:
     """Attach this terminal to a session until detach or exit; returns the exit status."""
-    channel = open_channel(paths)
-    try:
-        size = terminal_size(out_fd, in_fd)
-        fields: dict[str, Any] = {"session": session_id}
-        if size is not None:
-            fields.update(rows=size[0], cols=size[1])
-        fields["window"] = own_window()
-        info = channel.request("attach", **fields)["session"]
-        with raw_terminal(in_fd, out_fd):
-            outcome = relay(channel, in_fd, out_fd, size)
-    finally:
-        channel.close()
+    info: dict[str, Any] = {"id": session_id or "?"}
+    with stop_signals():
+        try:
+            channel = open_channel(paths)
+            try:
+                size = terminal_size(out_fd, in_fd)
+                fields: dict[str, Any] = {"session": session_id}
+                if size is not None:
+                    fields.update(rows=size[0], cols=size[1])
+                fields["window"] = own_window()
+                info = channel.request("attach", **fields)["session"]
+                with raw_terminal(in_fd, out_fd):
+                    outcome = relay(channel, in_fd, out_fd, size)
+            finally:
+                channel.close()
+        except _Stop as stop:  # before the relay's loop took over
+            outcome = Outcome("signal", 128 + stop.signum)
     sid = info.get("id")
     if outcome.kind == "exit":
         return exit_status(outcome.code)

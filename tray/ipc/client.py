@@ -6,6 +6,7 @@ Standard library only, so the attach client stays small and starts fast.
 from __future__ import annotations
 
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from termwise.tray.errors import HostBusy, HostUnavailable, TrayError
@@ -72,8 +73,25 @@ def _checked(reply: dict[str, Any]) -> dict[str, Any]:
     raise HostError(message, kind)
 
 
+BUSY_RETRY = 3.0  # seconds a client keeps knocking while the host's handshake slots are full
+
+
 def open_channel(paths: Paths, timeout: float = 5.0) -> Channel:
-    """Connect and prove the secret; HostUnavailable when no host answers."""
+    """Connect and prove the secret; HostUnavailable when no host answers. A host that is
+    busy (too many handshakes at once) is asked again for a moment before HostBusy."""
+    deadline = time.monotonic() + min(timeout, BUSY_RETRY)
+    pause = 0.02
+    while True:
+        try:
+            return _open_once(paths, timeout)
+        except HostBusy:
+            if time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.25)
+
+
+def _open_once(paths: Paths, timeout: float) -> Channel:
     address = transport.endpoint(paths.runtime_dir)
     try:
         stream = transport.connect(address, timeout)

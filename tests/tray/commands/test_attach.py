@@ -231,3 +231,38 @@ def test_console_text_turns_utf16_reads_into_whole_utf8() -> None:
     assert b"".join(out) == typed.encode("utf-8")
     assert out[1] == b""  # the emoji's high surrogate alone is held back, not mangled
     assert out[2] == "😀".encode()
+
+
+@wine_limit("no-posix-tools")
+def test_sigterm_as_raw_mode_begins_still_restores_the_terminal(
+    serve: ServeProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM landing just after raw mode is set (before the relay's loop) detaches and puts
+    the terminal back: typed text echoes and lines are cooked again."""
+    import os
+    import signal
+    import termios
+
+    from termwise.agent.base.paths import resolve_paths
+    from termwise.tray.commands import attach
+
+    sid = serve.client.create("bash")["id"]
+    master, slave = os.openpty()
+    cooked = termios.tcgetattr(slave)
+
+    def signalled_at_once(channel, in_fd, out_fd, size):
+        assert not termios.tcgetattr(slave)[3] & termios.ECHO  # raw mode is on
+        os.kill(os.getpid(), signal.SIGTERM)  # the moment a slow start would be hit
+        raise AssertionError("SIGTERM did not stop the attach")
+
+    monkeypatch.setattr(attach, "relay", signalled_at_once)
+    try:
+        code = attach.run_attach(resolve_paths(), sid, in_fd=slave, out_fd=slave)
+        assert code == 128 + signal.SIGTERM
+        assert termios.tcgetattr(slave)[3] == cooked[3]  # ECHO and ICANON are back
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # ours was taken away again
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert wait_until(lambda: session_row(serve, sid)["clients"] == 0)
+    assert session_row(serve, sid)["alive"]

@@ -119,3 +119,14 @@ def test_a_busy_host_says_busy_not_start_a_host(served: Served, monkeypatch) -> 
                 client.ping()
     finally:
         sock.close()
+
+
+def test_a_client_waits_out_a_moment_of_busy(served: Served, monkeypatch) -> None:
+    """A slot freed a moment later is taken: the command works instead of saying busy."""
+    monkeypatch.setattr(server_mod, "MAX_CONNECTIONS", 1)
+    sock, _ = served.authed()  # holds the only slot
+    threading.Timer(0.3, sock.close).start()
+    start = time.monotonic()
+    with HostClient(served.paths) as client:
+        assert client.ping() == os.getpid()
+    assert time.monotonic() - start >= 0.3
