@@ -212,7 +212,10 @@ def grep_dir(c: Case) -> list[str]:
 @rule("file_nearest", "No such file: the nearest existing name.", priority=12)
 def file_nearest(c: Case) -> list[str]:
     if not re.search(
-        r"No such file or directory|cannot find the (?:file|path)|does not exist", c.output, re.I
+        r"No such file or directory|cannot find the (?:file|path)|does not exist"
+        r"|did not match any files|file or directory not found|Cannot find module",
+        c.output,
+        re.I,
     ):
         return []
     out: list[str] = []
@@ -228,11 +231,21 @@ def file_nearest(c: Case) -> list[str]:
         p = Path(w) if os.path.isabs(w) or base is None else base / w
         if p.exists():
             continue
-        names = env.listing(p.parent)
-        best = fuzzy.closest(p.name, names, n=1, ignore_case=True)
+        bare = w.rstrip("/\\")  # `pytest test/`: the name is `test`, the slash stays
+        head, tail = bare[: len(bare) - len(p.name)], w[len(bare) :]
+        parent = p.parent
+        if head.rstrip("/\\") and not parent.is_dir():  # `sr/app.py`: mend the folders first
+            mended = nearest_path(head.rstrip("/\\"), c.cwd)
+            if mended is None:
+                continue
+            head = mended + head[len(head.rstrip("/\\")) :]
+            parent = Path(mended) if os.path.isabs(mended) or base is None else base / mended
+        if (parent / p.name).exists():
+            best = [p.name]  # only the folders were wrong
+        else:
+            best = fuzzy.closest(p.name, env.listing(parent), n=1, ignore_case=True)
         if best:
-            head = w[: len(w) - len(p.name)]
-            out.append(c.replace_word(w, head + best[0]))
+            out.append(c.replace_word(w, head + best[0] + tail))
         elif base is not None and (w.startswith(("./", ".\\")) or w == c.parts[0]):
             found = env.find_below(base, p.name)
             if found:

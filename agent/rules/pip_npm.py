@@ -33,8 +33,9 @@ def wrong_folder(c: Case) -> list[str]:
     if not m:
         return []
     name = re.split(r"[\\\\/]", m.group(1))[-1]
-    if "." not in name:
-        return []
+    typed = next((a for a in c.args if a.endswith(name)), name)
+    if "." not in name or typed != name:
+        return []  # `python scr/app.py` named a folder: that is a typo, not the wrong folder
     base = env.base_dir(c.cwd)
     found = env.find_below(base, name) if base else None
     if not found or "/" not in found:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from termwise.agent.rules import data
+from termwise.agent.rules import data, env
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.not_found import missing_command, typed_word
 
@@ -259,9 +259,23 @@ def requirements_file(c: Case) -> list[str]:
     m = c.search(
         r"Could not open requirements file: \[Errno 2\] No such file or directory: '([^']+)'"
     )
-    if not m or m.group(1) == "requirements.txt":
+    if not m:
         return []
-    return [c.replace_word(m.group(1), "requirements.txt")]
+    typed = m.group(1)
+    base = env.base_dir(c.cwd)
+    if base is not None:  # what this project has: requirements-dev.txt, requirements/base.txt …
+        here = [
+            n for n in env.listing(base) if re.fullmatch(r"(?i)requirements[\w.-]*\.(?:txt|in)", n)
+        ]
+        below = [
+            f"requirements/{n}" for n in env.listing(base / "requirements") if n.endswith(".txt")
+        ]
+        found = [f for f in here + below if f != typed]
+        if found:
+            return [c.replace_word(typed, f) for f in found[:3]]
+        if (base / "pyproject.toml").exists() or (base / "setup.py").exists():
+            return [re.sub(r"(?:-r|--requirement)\s+\S+", "-e .", c.script, count=1)]
+    return [] if typed == "requirements.txt" else [c.replace_word(typed, "requirements.txt")]
 
 
 @rule("py_venv_ensurepip", "Install the venv module the OS ships separately.", priority=5)

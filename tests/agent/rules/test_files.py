@@ -208,3 +208,49 @@ def test_project_found_in_a_subfolder(
     (tree / "web" / "frontend" / project_file).write_text("")
     got = suggest_fixes(script, output, 1, "bash", cwd=str(tree))
     assert got[0].command == expected
+
+
+@pytest.mark.parametrize(
+    ("script", "said", "fixed"),
+    [
+        (
+            "git add sr/app.py",
+            "fatal: pathspec 'sr/app.py' did not match any files",
+            "git add src/app.py",
+        ),
+        (
+            "python scr/app.py",
+            "python: can't open file '{cwd}/scr/app.py': [Errno 2] No such file or directory",
+            "python src/app.py",
+        ),
+        ("cat scr/ap.py", "cat: scr/ap.py: No such file or directory", "cat src/app.py"),
+        ("pytest test/", "ERROR: file or directory not found: test/", "pytest tests/"),
+        (
+            "python app.py",
+            "python: can't open file '{cwd}/app.py': [Errno 2] No such file or directory",
+            "cd src && python app.py",
+        ),
+    ],
+)
+def test_a_mistyped_path_is_mended_folder_by_folder(
+    tmp_path: Path, script: str, said: str, fixed: str
+) -> None:
+    """Wrong folders and a wrong name in one path are both corrected against what exists."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "app.py").write_text("")
+    (tmp_path / "README.md").write_text("")
+    got = suggest_fixes(script, said.format(cwd=tmp_path), 1, "bash", cwd=str(tmp_path))
+    assert got and got[0].command == fixed, [s.command for s in got]
+
+
+def test_a_missing_requirements_file_points_at_the_ones_the_project_has(tmp_path: Path) -> None:
+    """No requirements.txt: the project's requirements-dev.txt, or its pyproject, instead."""
+    said = "ERROR: Could not open requirements file: [Errno 2] No such file or directory: 'requirements.txt'"
+    (tmp_path / "requirements-dev.txt").write_text("pytest\n")
+    got = suggest_fixes("pip install -r requirements.txt", said, 1, "bash", cwd=str(tmp_path))
+    assert got and got[0].command == "pip install -r requirements-dev.txt"
+    (tmp_path / "requirements-dev.txt").unlink()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    got = suggest_fixes("pip install -r requirements.txt", said, 1, "bash", cwd=str(tmp_path))
+    assert got and got[0].command == "pip install -e ."
