@@ -111,6 +111,7 @@ class ByteTerminal:
 
     def _run(self) -> None:
         fd = self.pty.fileno()
+        os.set_blocking(fd, True)  # a plain terminal sleeps in read() (our adapter polls)
         read = os.read
         while True:
             try:

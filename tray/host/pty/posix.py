@@ -101,6 +101,11 @@ class PosixPty(ReapedStatus):
         self._read_buf = memoryview(bytearray(FIRST_BUFFER))
         self._waiting = select.poll()
         self._waiting.register(proc.fd, select.POLLIN)
+        # Non-blocking, so a flood is gathered by reading until the PTY has nothing more
+        # (one empty read) instead of a poll before every read. Writes wait for room.
+        os.set_blocking(proc.fd, False)
+        self._room = select.poll()
+        self._room.register(proc.fd, select.POLLOUT)
 
     @classmethod
     def spawn(
@@ -127,16 +132,23 @@ class PosixPty(ReapedStatus):
         size = min(size, len(buf))
         n = 0
         try:
-            n = os.readv(fd, (buf[:size],))
+            while True:
+                try:
+                    n = os.readv(fd, (buf[:size],))
+                    break
+                except BlockingIOError:
+                    self._waiting.poll()  # nothing yet: sleep until output (or hang-up)
             # A PTY hands over at most a few KiB per read. While a program floods it,
             # more is there at once: gathering it makes one chunk for the parser, the
             # clients and the socket instead of several (3-4x fewer for `seq`).
-            # Interactive echo pays one poll that finds nothing.
-            while n and size - n >= MORE_ROOM and self._waiting.poll(0):
+            # Interactive echo pays one read that finds nothing.
+            while n and size - n >= MORE_ROOM:
                 more = os.readv(fd, (buf[n:size],))
                 if not more:
                     break
                 n += more
+        except BlockingIOError:
+            pass  # all that was waiting has been read
         except OSError as exc:  # EIO: the child side closed; EBADF: closed under us
             if exc.errno not in (errno.EBADF, errno.EIO):
                 raise
@@ -155,7 +167,11 @@ class PosixPty(ReapedStatus):
             raise BrokenPipeError("the terminal is closed")
         view = memoryview(data)
         while view:
-            n = os.write(fd, view)
+            try:
+                n = os.write(fd, view)
+            except BlockingIOError:
+                self._room.poll(1000)  # the program is not reading its input yet
+                continue
             view = view[n:]
 
     def resize(self, rows: int, cols: int) -> None:

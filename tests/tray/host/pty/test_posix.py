@@ -114,6 +114,25 @@ class TestPosixPty(PtyContract):
         assert sum(sizes) == 3000000
         assert max(sizes) >= 32768, f"largest chunk {max(sizes)} bytes"
 
+    def test_input_larger_than_the_pty_holds_waits_for_the_program(self, spawned, tmp_path):
+        """Typing more than the terminal buffers while the program is not reading yet does
+        not fail or lose keys: the write waits for room, and every byte arrives in order."""
+        got = tmp_path / "got"
+        script = (
+            "import sys, time, tty; tty.setraw(0); print('raw', flush=True); time.sleep(0.5)\n"
+            "data = b''\n"
+            "while len(data) < 300000: data += sys.stdin.buffer.raw.read(300000 - len(data))\n"
+            f"open({str(got)!r}, 'wb').write(data)\n"
+        )
+        pty = spawned([sys.executable, "-c", script])
+        read_until(pty, b"raw", 15)
+        payload = bytes(b"abcdefghij"[i % 10] for i in range(300000))
+        start = time.monotonic()
+        pty.write(payload)  # far more than the PTY's input buffer: blocks for room
+        assert time.monotonic() - start >= 0.2  # it did wait for the program
+        read_to_eof(pty, 30)
+        assert got.read_bytes() == payload
+
     @pytest.mark.parametrize("parent_ignores", [False, True], ids=["plain", "under-nohup"])
     def test_terminate_hangs_up_an_interactive_shells_jobs(self, spawned, parent_ignores):
         """Jobs of an interactive bash (their own process groups) end with the session, as
