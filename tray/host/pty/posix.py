@@ -153,8 +153,10 @@ class PosixPty(ReapedStatus):
             if exc.errno not in (errno.EBADF, errno.EIO):
                 raise
         chunk = buf[:n].tobytes()
-        if size == len(buf) < READ_BUFFER and n > size - MORE_ROOM:
-            self._read_buf = memoryview(bytearray(READ_BUFFER))  # output is flooding in
+        if size == len(buf) < READ_BUFFER and n > size - MORE_ROOM and self._waiting.poll(0):
+            # Full, and still more waiting: output is flooding in. (A shell's start-up
+            # burst fills the small buffer at once but ends there: it stays small.)
+            self._read_buf = memoryview(bytearray(READ_BUFFER))
         return chunk
 
     def fileno(self) -> int:

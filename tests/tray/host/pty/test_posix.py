@@ -114,6 +114,20 @@ class TestPosixPty(PtyContract):
         assert sum(sizes) == 3000000
         assert max(sizes) >= 32768, f"largest chunk {max(sizes)} bytes"
 
+    def test_a_start_up_burst_keeps_the_small_read_buffer_a_flood_grows_it(self, spawned):
+        """Idle memory: 7 KB printed at once (a shell's start-up) leaves the reader's buffer
+        at its small size; megabytes of output grow it to the large one."""
+        from termwise.tray.host.pty.posix import FIRST_BUFFER, READ_BUFFER
+
+        pty = spawned(["sh", "-c", "printf '%7000s' ''; sleep 1; echo done"])  # one write
+        read_until(pty, b"done", 15)
+        assert len(pty._read_buf) == FIRST_BUFFER
+        flood = spawned(["sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' x"])
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and flood.read():  # the host's reads: default size
+            pass
+        assert len(flood._read_buf) == READ_BUFFER
+
     def test_input_larger_than_the_pty_holds_waits_for_the_program(self, spawned, tmp_path):
         """Typing more than the terminal buffers while the program is not reading yet does
         not fail or lose keys: the write waits for room, and every byte arrives in order."""
