@@ -127,7 +127,8 @@ def brew_printed(c: Case) -> list[str]:
         words = f.split()
         if len(words) < 3 or f == c.script:
             continue
-        if words[-1] not in c.args and words[1] in ("reinstall", "upgrade", "install", "uninstall"):
+        action = words[2] if words[1] == "cask" else words[1]  # old brew: `brew cask install x`
+        if words[-1] not in c.args and action in ("reinstall", "upgrade", "install", "uninstall"):
             if c.has("requirement", "depend", "unsatisfied"):
                 out.append(c.then(f, c.script))  # a dependency to install first
             elif verb and words[1] != verb and not any(w.startswith("-") for w in words):

@@ -93,6 +93,12 @@ CASES = [
         "  brew install --cask macfuse\n\nError: An unsatisfied requirement failed this build.\n",
         "brew install --cask macfuse && brew install ntfs-3g",
     ),
+    T(
+        "brew install sshfs",
+        "sshfs: OsxfuseRequirement unsatisfied!\n\nYou can install with Homebrew-Cask:\n"
+        "  brew cask install osxfuse\n\nError: An unsatisfied requirement failed this build.\n",
+        "brew cask install osxfuse && brew install sshfs",
+    ),
     T("choco install vlc -y", "", "choco install vlc.install -y", shell="powershell"),
     T(
         "cinst 7zip",
