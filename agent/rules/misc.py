@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from termwise.agent.rules import env, fuzzy
+from termwise.agent.rules import env
 from termwise.agent.rules.engine import Case, rule
 
 
@@ -237,16 +237,3 @@ def tmux_no_session(c: Case) -> list[str]:
     if re.search(r"^(?:no sessions|no server running on .*)$", c.output, re.M):
         return ["tmux new"]
     return []
-
-
-@rule("usage_choice_in_braces", "The nearest of the actions the usage line lists.", priority=9)
-def usage_choice(c: Case) -> list[str]:
-    """Init scripts and `service`: `Usage: nginx {start|stop|restart|…}`."""
-    m = c.search(r"[Uu]sage:[^\n{]*\{([\w-]+(?:\|[\w-]+)+)\}")
-    if not m:
-        return []
-    choices = m.group(1).split("|")
-    typed = [a for a in c.args if not a.startswith("-")]
-    if not typed or typed[-1] in choices:
-        return []
-    return [c.replace_arg(typed[-1], x) for x in fuzzy.closest(typed[-1], choices, n=2, limit=3)]

@@ -271,7 +271,8 @@ def ambiguous(c: Case) -> list[str]:
 
 @rule("usage_choices", "The nearest of the subcommands the usage line lists.", priority=12)
 def usage_choices(c: Case) -> list[str]:
-    m = c.search(r"^usage: ([\w -]+?)\[([\w-]+(?:\|[\w-]+){2,})\]")
+    # `usage: x [a|b|c]`, and init scripts' `Usage: /etc/init.d/nginx {start|stop|…}`.
+    m = c.search(r"^\s*[Uu]sage: ([\w ./-]*?)\s?[\[{]([\w-]+(?:\|[\w-]+){2,})[\]}]")
     if not m:
         return []
     choices = m.group(2).split("|")
