@@ -233,12 +233,12 @@ def file_nearest(c: Case) -> list[str]:
             continue
         bare = w.rstrip("/\\")  # `pytest test/`: the name is `test`, the slash stays
         head, tail = bare[: len(bare) - len(p.name)], w[len(bare) :]
-        parent = p.parent
-        if head.rstrip("/\\") and not parent.is_dir():  # `sr/app.py`: mend the folders first
-            mended = nearest_path(head.rstrip("/\\"), c.cwd)
+        parent, folder = p.parent, head.rstrip("/\\")
+        if folder and not parent.is_dir():  # `sr/app.py`: mend the folders first
+            mended = nearest_path(folder, c.cwd)
             if mended is None:
                 continue
-            head = mended + head[len(head.rstrip("/\\")) :]
+            head = mended + head[len(folder) :]
             parent = Path(mended) if os.path.isabs(mended) or base is None else base / mended
         if (parent / p.name).exists():
             best = [p.name]  # only the folders were wrong

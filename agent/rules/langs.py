@@ -240,13 +240,8 @@ def java_class_file(c: Case) -> list[str]:
     source = next((a for a in c.args if a.endswith(".java")), None)
     if not m or not source or not c.is_app("java", "javac"):
         return []
-    wanted = _dirname(source) + m.group(2)
+    wanted = source[: len(source) - len(re.split(r"[\\/]", source)[-1])] + m.group(2)
     move = f"Rename-Item {source} {m.group(2)}" if c.powershell else f"mv {source} {wanted}"
     if c.cmd:
         move = f"ren {source} {m.group(2)}"
     return [c.then(move, c.replace_word(source, wanted))]
-
-
-def _dirname(path: str) -> str:
-    cut = max(path.rfind("/"), path.rfind("\\"))
-    return path[: cut + 1] if cut >= 0 else ""
