@@ -501,8 +501,6 @@ else:
                             send(encode_json({"op": "resize", "rows": now[0], "cols": now[1]}))
         except OSError:
             return Outcome("detached" if detaching else "lost")
-        except _Stop as stop:
-            return Outcome("signal", 128 + stop.signum)
         finally:
             signal.signal(signal.SIGWINCH, previous)
             selector.close()
@@ -551,7 +549,7 @@ def run_attach(
                     outcome = relay(channel, in_fd, out_fd, size)
             finally:
                 channel.close()
-        except _Stop as stop:  # before the relay's loop took over
+        except _Stop as stop:  # SIGHUP/SIGTERM, at any point: the finally clauses ran
             outcome = Outcome("signal", 128 + stop.signum)
     sid = info.get("id")
     if outcome.kind == "exit":
