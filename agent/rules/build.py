@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from termwise.agent.rules import env, fuzzy
+from termwise.agent.rules import shell as sh
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.not_found import missing_command, typed_word
 
@@ -25,13 +26,35 @@ def make_target(c: Case) -> list[str]:
 def no_makefile(c: Case) -> list[tuple[str, str]]:
     if not c.is_app("make") or "No targets specified and no makefile found" not in c.output:
         return []
-    return [
-        (
-            c.then("cmake -S . -B build", "cmake --build build"),
-            "A CMake project: configure it, then build.",
-        ),
-        (c.then("./configure", "make"), "An autotools project: configure first."),
-    ]
+    cmake = (
+        c.then("cmake -S . -B build", "cmake --build build"),
+        "A CMake project: configure it, then build.",
+    )
+    configure = (c.then("./configure", "make"), "An autotools project: configure first.")
+    base = env.base_dir(c.cwd)
+    if base is None:  # the folder is unknown: the two usual reasons
+        return [cmake, configure]
+    names = set(env.listing(base))
+    found = []
+    if "CMakeLists.txt" in names:
+        found.append(cmake)
+    if "configure" in names:
+        found.append(configure)
+    elif names & {"configure.ac", "configure.in"}:
+        found.append(
+            (
+                c.then("autoreconf -fi", "./configure", "make"),
+                "An autotools project from source control: generate configure first.",
+            )
+        )
+    if "meson.build" in names:
+        found.append(
+            (
+                c.then("meson setup build", "meson compile -C build"),
+                "A Meson project: set up a build folder, then compile.",
+            )
+        )
+    return found
 
 
 @rule("build_wrapper", "Use the project's build wrapper instead of a global install.", priority=7)
@@ -197,3 +220,57 @@ def wrapper_jar(c: Case) -> list[str]:
     if "GradleWrapperMain" not in c.output:
         return []
     return [c.then("gradle wrapper", c.script)]
+
+
+# Functions whose library the C linker is not given by default, and the flag that adds it.
+_C_LIBRARIES = (
+    (
+        r"(?:sqrt|cbrt|pow|exp2?|log(?:2|10)?|sin|cos|tan|asin|acos|atan2?|sinh|cosh|tanh|"
+        r"floor|ceil|round|trunc|fmod|fabs|hypot|lround|nearbyint)f?",
+        "-lm",
+    ),
+    (r"pthread_\w+", "-pthread"),
+    (r"dl(?:open|sym|close|error)", "-ldl"),
+    (r"curl_\w+", "-lcurl"),
+    (r"sqlite3_\w+", "-lsqlite3"),
+    (r"(?:deflate|inflate|compress|uncompress|crc32|gz\w+)(?:Init|End)?\w*", "-lz"),
+    (r"(?:SSL|EVP|ERR|BIO|RAND|SHA\d*|MD5|HMAC)_\w+", "-lssl -lcrypto"),
+    (r"(?:initscr|endwin|printw|mvprintw|refresh|getch|wrefresh|newwin)", "-lncurses"),
+)
+
+
+@rule("c_missing_library", "The linker needs the library that defines the function.", priority=6)
+def c_library(c: Case) -> list[tuple[str, str]]:
+    # The compile step of a chain (`gcc main.c -o main && ./main`): the linker failed there.
+    steps = [s for s in sh.segments(c.script) if _compiler(c, s)]
+    if not steps:
+        return []
+    step = steps[0]
+    missing = re.findall(r"undefined reference to [`'‘]([\w:~<>, ]+?)(?:\(.*?\))?['’]", c.output)
+    missing += re.findall(r'^\s+"_?(\w+)", referenced from:', c.output, re.M)  # macOS ld
+    if not missing:
+        return []
+    app = _compiler(c, step)
+    if app in _CXX_DRIVER and any(m.startswith("std::") for m in missing):
+        fixed = sh.replace_word(step, app, _CXX_DRIVER[app])
+        return [(c.script.replace(step, fixed, 1), "C++ code: the C++ driver links its library.")]
+    flags = []
+    for name in dict.fromkeys(missing):
+        for pattern, flag in _C_LIBRARIES:
+            if re.fullmatch(pattern, name) and flag not in flags:
+                flags.append(flag)
+    if not flags:
+        return []
+    # Libraries go after the sources that use them: the linker reads left to right.
+    fixed = f"{step} {' '.join(flags)}"
+    return [
+        (c.script.replace(step, fixed, 1), f"Link the library that defines it ({' '.join(flags)}).")
+    ]
+
+
+_CXX_DRIVER = {"gcc": "g++", "cc": "c++", "clang": "clang++"}
+
+
+def _compiler(c: Case, step: str) -> str:
+    name = sh.program_name(sh.split(step, c.family))
+    return name if name in ("gcc", "cc", "clang", "g++", "c++", "clang++") else ""

@@ -246,3 +246,55 @@ def find_below(root: Path, name: str, depth: int = 2, budget: int = 3000) -> str
             if level < depth and e.is_dir(follow_symlinks=False) and e.name not in _SKIP_DIRS:
                 queue.append((Path(e.path), level + 1))
     return None
+
+
+def _git_dirs(cwd: str | None) -> tuple[Path, Path] | None:
+    """The repository's git folder and the folder its refs live in (differs in a worktree)."""
+    if not cwd:
+        return None
+    folder = Path(cwd)
+    for here in (folder, *folder.parents):
+        dot = here / ".git"
+        if dot.is_dir():
+            return dot, dot
+        if dot.is_file():  # a worktree or submodule: "gitdir: <path>"
+            try:
+                line = dot.read_text(encoding="utf-8", errors="replace").strip()
+            except OSError:
+                return None
+            if not line.startswith("gitdir:"):
+                return None
+            git = (here / line[7:].strip()).resolve()
+            try:
+                common = (git / (git / "commondir").read_text(encoding="utf-8").strip()).resolve()
+            except OSError:
+                common = git
+            return git, common
+    return None
+
+
+def git_branches(cwd: str | None, budget: int = 2000) -> list[str]:
+    """Local branch names, then remote ones without their remote (`origin/x` → `x`), read
+    from the refs files: no `git` process, and empty outside a repository."""
+    dirs = _git_dirs(cwd)
+    if dirs is None:
+        return []
+    common = dirs[1]
+    local: list[str] = []
+    remote: list[str] = []
+    for prefix, into in (("refs/heads/", local), ("refs/remotes/", remote)):
+        root = common / prefix
+        for dirpath, _dirs, files in os.walk(root):
+            for name in files:
+                ref = Path(dirpath, name).relative_to(root).as_posix()
+                into.append(ref)
+                if len(local) + len(remote) > budget:
+                    break
+    try:
+        packed = (common / "packed-refs").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        packed = ""
+    for m in re.finditer(r"^[0-9a-f]{40,64} refs/(heads|remotes)/(\S+)$", packed, re.M):
+        (local if m.group(1) == "heads" else remote).append(m.group(2))
+    remote = [r.split("/", 1)[1] for r in remote if "/" in r and not r.endswith("/HEAD")]
+    return list(dict.fromkeys(local + remote))

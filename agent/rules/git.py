@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from termwise.agent.rules import data, fuzzy
+from termwise.agent.rules import data, env, fuzzy
 from termwise.agent.rules import shell as sh
 from termwise.agent.rules.engine import Case, rule
 
@@ -123,20 +123,29 @@ def not_a_repo(c: Case) -> list[str]:
 
 
 @rule("git_checkout_new_branch", "No such branch: create it.", priority=8)
-def checkout_missing(c: Case) -> list[str]:
+def checkout_missing(c: Case) -> list[str | tuple[str, str]]:
     if not c.is_app("git"):
         return []
     sub = _sub(c)
     m = c.search(r"pathspec '([^']+)' did not match any file\(s\) known to git")
     if sub in ("checkout", "co") and m:
         name = m.group(1)
-        return [f"git checkout -b {name}", f"git switch -c {name}"]
+        return [*_typo_branch(c, name), f"git checkout -b {name}", f"git switch -c {name}"]
     m = c.search(r"fatal: invalid reference: (\S+)") or c.search(
         r"fatal: a branch is expected, got '?([^'\s]+)"
     )
     if sub == "switch" and m:
-        return [f"git switch -c {m.group(1)}", f"git checkout -b {m.group(1)}"]
+        name = m.group(1)
+        return [*_typo_branch(c, name), f"git switch -c {name}", f"git checkout -b {name}"]
     return []
+
+
+def _typo_branch(c: Case, name: str) -> list[str | tuple[str, str]]:
+    """The command again with the nearest existing branch, when the name is a slip of one."""
+    if name.startswith("-") or ("/" in name and "." in name.rsplit("/", 1)[1]):
+        return []  # an option, or a file path rather than a branch
+    near = fuzzy.closest(name, env.git_branches(c.cwd), n=1)
+    return [(c.replace_arg(name, near[0]), f"The branch '{near[0]}' exists.")] if near else []
 
 
 @rule("git_branch_exists", "The branch already exists: switch to it.", priority=8)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from termwise.agent.rules import data, fuzzy
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.python import LOCAL_MODULES
 
@@ -189,6 +190,8 @@ def dotnet_tool(c: Case) -> list[str]:
     m = c.search(r"(dotnet-[\w-]+) does not exist")
     if not m or not c.is_app("dotnet"):
         return []
+    if fuzzy.closest(m.group(1)[len("dotnet-") :], data.subcommands("dotnet"), n=1):
+        return []  # a slip of a built-in command (`dotnet biuld`), not a tool to install
     return [c.then(f"dotnet tool install --global {m.group(1)}", c.script)]
 
 

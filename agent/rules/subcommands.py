@@ -49,6 +49,21 @@ def go(c: Case) -> list[str]:
     return _replace(c, m.group(1), _nearest(c, m.group(1)))
 
 
+@rule("dotnet_misspelled", "The nearest built-in dotnet command.", priority=6)
+def dotnet(c: Case) -> list[str]:
+    if (
+        not c.is_app("dotnet")
+        or not c.args
+        or "misspelled a built-in dotnet command" not in c.output
+    ):
+        return []
+    wrong = c.args[0]
+    if wrong.startswith("-") or "." in wrong:
+        return []  # an option or a program file (`dotnet app.dll`), not a command
+    # Typos in proportion to the word: `ef` is the EF Core tool, not a slip of `new`.
+    return _replace(c, wrong, fuzzy.closest(wrong, data.subcommands("dotnet"), n=2))
+
+
 @rule("az_most_similar", "The Azure CLI command with the most similar name.", priority=6)
 def az(c: Case) -> list[str]:
     if not c.is_app("az"):

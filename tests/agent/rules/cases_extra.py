@@ -909,4 +909,36 @@ CASES += [
         "ERROR: Couldn't connect to Docker daemon at http+docker://localhost - is it running?",
         "sudo systemctl start docker && docker-compose up",
     ),
+    T(
+        "gcc main.c -o main",
+        "/usr/bin/ld: /tmp/ccXy.o: in function `main':\nmain.c:(.text+0x1a): undefined reference to `sqrt'\ncollect2: error: ld returned 1 exit status",
+        "gcc main.c -o main -lm",
+    ),
+    T(
+        "gcc server.c -o server && ./server",
+        "/usr/bin/ld: /tmp/cc.o: in function `main':\nserver.c:(.text+0x5e): undefined reference to `pthread_create'\n/usr/bin/ld: server.c:(.text+0x6f): undefined reference to `pthread_join'",
+        "gcc server.c -o server -pthread && ./server",
+    ),
+    T(
+        "cc db.c",
+        "/usr/bin/ld: db.o: in function `open_db':\ndb.c:(.text+0x2b): undefined reference to `sqlite3_open'",
+        "cc db.c -lsqlite3",
+    ),
+    T(
+        "gcc hello.cpp -o hello",
+        "/usr/bin/ld: /tmp/cc.o: in function `main':\nhello.cpp:(.text+0x13): undefined reference to `std::cout'",
+        "g++ hello.cpp -o hello",
+    ),
+    T(
+        "dotnet biuld",
+        "Could not execute because the specified command or file was not found.\nPossible reasons for this include:\n  * You misspelled a built-in dotnet command.\n  * You intended to execute a .NET program, but dotnet-biuld does not exist.\n  * You intended to run a global tool, but a dotnet-prefixed executable with this name could not be found on the PATH.",
+        "dotnet build",
+        "powershell",
+    ),
+    T(
+        "dotnet ef database update",
+        "Could not execute because the specified command or file was not found.\nPossible reasons for this include:\n  * You misspelled a built-in dotnet command.\n  * You intended to execute a .NET program, but dotnet-ef does not exist.",
+        "dotnet tool install --global dotnet-ef; dotnet ef database update",
+        "powershell",
+    ),
 ]

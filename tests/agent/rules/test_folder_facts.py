@@ -1,0 +1,117 @@
+"""Rules that read the session's folder: which build system is there, which git branches exist."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from termwise.agent.rules import suggest_fixes
+
+NO_MAKEFILE = "make: *** No targets specified and no makefile found.  Stop."
+
+
+def fixes(script: str, output: str, cwd: Path | None) -> list[str]:
+    return [s.command for s in suggest_fixes(script, output, 2, "bash", cwd=cwd and str(cwd))]
+
+
+BUILDERS = ("cmake", "configure", "meson")
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (["CMakeLists.txt"], "cmake -S . -B build && cmake --build build"),
+        (["configure", "Makefile.in"], "./configure && make"),
+        (["configure.ac"], "autoreconf -fi && ./configure && make"),
+        (["meson.build"], "meson setup build && meson compile -C build"),
+    ],
+)
+def test_make_without_a_makefile_offers_the_build_system_in_the_folder(
+    tmp_path: Path, files: list[str], expected: str
+) -> None:
+    for name in files:
+        (tmp_path / name).write_text("")
+    got = fixes("make", NO_MAKEFILE, tmp_path)
+    assert got[0] == expected
+    others = [b for b in BUILDERS if b not in expected]
+    assert not [c for c in got if any(b in c for b in others)], got
+
+
+def test_make_in_a_folder_with_no_build_files_guesses_nothing(tmp_path: Path) -> None:
+    (tmp_path / "main.c").write_text("")
+    assert fixes("make", NO_MAKEFILE, tmp_path) == []
+
+
+def test_make_without_a_makefile_and_no_folder_offers_the_usual_two() -> None:
+    got = fixes("make", NO_MAKEFILE, None)
+    assert got[:2] == ["cmake -S . -B build && cmake --build build", "./configure && make"]
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "commit", "-q", "--allow-empty", "-m", "first")
+    git(root, "branch", "feature/login")
+    git(root, "branch", "release")
+    git(root, "pack-refs", "--all")  # `release` and the others now live in packed-refs
+    git(root, "branch", "develop")
+    (root / "src").mkdir()
+    return root
+
+
+PATHSPEC = "error: pathspec '{}' did not match any file(s) known to git"
+
+
+@pytest.mark.parametrize(
+    ("script", "said", "first"),
+    [
+        ("git checkout mian", PATHSPEC.format("mian"), "git checkout main"),
+        ("git checkout devlop", PATHSPEC.format("devlop"), "git checkout develop"),
+        ("git checkout relase", PATHSPEC.format("relase"), "git checkout release"),
+        (
+            "git switch feature/logn",
+            "fatal: invalid reference: feature/logn",
+            "git switch feature/login",
+        ),
+    ],
+)
+def test_a_mistyped_branch_is_corrected_to_one_that_exists(
+    repo: Path, script: str, said: str, first: str
+) -> None:
+    got = fixes(script, said, repo / "src")  # from a subfolder: the repository is above
+    assert got[0] == first
+    assert any("-b " in c or "-c " in c for c in got[1:])  # creating it is still offered
+
+
+def test_a_new_branch_name_is_offered_only_as_a_new_branch(repo: Path) -> None:
+    got = fixes("git checkout payments", PATHSPEC.format("payments"), repo)
+    assert got == ["git checkout -b payments", "git switch -c payments"]
+
+
+def test_branches_of_a_worktree_are_read_from_the_main_repository(repo: Path) -> None:
+    tree = repo.parent / "wt"
+    git(repo, "worktree", "add", "-q", str(tree), "develop")
+    got = fixes("git checkout relese", PATHSPEC.format("relese"), tree)
+    assert got[0] == "git checkout release"
+
+
+def test_a_remote_branch_counts_by_its_short_name(repo: Path) -> None:
+    clone = repo.parent / "clone"
+    git(repo.parent, "clone", "-q", str(repo), str(clone))
+    got = fixes("git checkout feature/lgin", PATHSPEC.format("feature/lgin"), clone)
+    assert got[0] == "git checkout feature/login"  # git makes the tracking branch itself
