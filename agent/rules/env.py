@@ -264,10 +264,14 @@ def _git_dirs(cwd: str | None) -> tuple[Path, Path] | None:
                 return None
             if not line.startswith("gitdir:"):
                 return None
-            git = (here / line[7:].strip()).resolve()
             try:
-                common = (git / (git / "commondir").read_text(encoding="utf-8").strip()).resolve()
-            except OSError:
+                git = (here / line[7:].strip()).resolve()
+            except (OSError, ValueError):  # a NUL or a loop in what the file says
+                return None
+            try:
+                text = (git / "commondir").read_text(encoding="utf-8", errors="replace")
+                common = (git / text.strip()).resolve()
+            except (OSError, ValueError):
                 common = git
             return git, common
     return None

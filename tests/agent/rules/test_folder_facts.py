@@ -7,7 +7,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from termwise.agent.rules import suggest_fixes
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from termwise.agent.rules import env, suggest_fixes
 
 NO_MAKEFILE = "make: *** No targets specified and no makefile found.  Stop."
 
@@ -115,3 +117,41 @@ def test_a_remote_branch_counts_by_its_short_name(repo: Path) -> None:
     git(repo.parent, "clone", "-q", str(repo), str(clone))
     got = fixes("git checkout feature/lgin", PATHSPEC.format("feature/lgin"), clone)
     assert got[0] == "git checkout feature/login"  # git makes the tracking branch itself
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    dot_git=st.one_of(
+        st.just(b"gitdir: gitdir\n"),
+        st.binary(max_size=300).map(lambda b: b"gitdir: " + b),
+        st.binary(max_size=300),
+    ),
+    commondir=st.binary(max_size=100),
+    packed=st.binary(max_size=3000),
+)
+def test_any_bytes_in_the_git_files_never_break_the_branch_reader(
+    tmp_path: Path, dot_git: bytes, commondir: bytes, packed: bytes
+) -> None:
+    """`.git` as a file (a worktree's pointer), `commondir` and `packed-refs` are read as
+    they are; what they hold is not ours."""
+    root = tmp_path / "hostile"
+    shutil.rmtree(root, ignore_errors=True)
+    (root / "gitdir" / "refs" / "heads").mkdir(parents=True)
+    (root / "gitdir" / "refs" / "heads" / "main").write_text("0" * 40)
+    (root / "gitdir" / "commondir").write_bytes(commondir)
+    (root / "gitdir" / "packed-refs").write_bytes(packed)
+    (root / ".git").write_bytes(dot_git)
+    got = env.git_branches(str(root))
+    assert isinstance(got, list) and all(isinstance(b, str) for b in got)
+    fixes("git checkout mian", PATHSPEC.format("mian"), root)  # the rule runs on it too
+
+
+def test_packed_refs_are_read_in_linear_time(tmp_path: Path) -> None:
+    """A huge packed-refs file: every line is one regex step, no backtracking blow-up."""
+    (tmp_path / ".git" / "refs" / "heads").mkdir(parents=True)
+    lines = [f"{i:040x} refs/heads/b{i}" for i in range(20_000)]
+    (tmp_path / ".git" / "packed-refs").write_text("\n".join(lines) + "\n" + "a" * 200_000)
+    got = env.git_branches(str(tmp_path))
+    assert len(got) == 20_000 and got[0] == "b0"
