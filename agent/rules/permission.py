@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from termwise.agent.rules import data
+from termwise.agent.rules import shell as sh
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.shell import strip_sudo
 
@@ -173,6 +174,13 @@ def sudo_path(c: Case) -> list[str]:
     return ["sudo" + opts.group(1) + ' env "PATH=$PATH" ' + c.script[opts.end() :]]
 
 
+# Tools that exist only in a Linux system: on Windows they mean WSL, not an admin shell.
+_LINUX_ONLY = frozenset(
+    "apt apt-get aptitude dpkg dnf yum zypper pacman apk snap systemctl service journalctl "
+    "useradd usermod groupadd passwd chown ufw iptables modprobe update-alternatives".split()
+)
+
+
 @rule("sudo_missing", "There is no sudo here: run the command directly.", priority=6)
 def sudo_missing(c: Case) -> list[tuple[str, str]]:
     from termwise.agent.rules.not_found import missing_command
@@ -180,6 +188,10 @@ def sudo_missing(c: Case) -> list[tuple[str, str]]:
     if missing_command(c) != "sudo" or not c.parts or c.parts[0] != "sudo":
         return []
     rest = strip_sudo(c.script)
+    if c.windows and sh.program_name(sh.split(rest, c.family)) in _LINUX_ONLY:
+        return [
+            (f"wsl sudo {rest}", "A Linux command: run it in WSL's Linux, where sudo is."),
+        ]
     if c.windows:
         return [
             (c.sudo(rest), "Windows has no sudo by default: open an elevated shell for it."),

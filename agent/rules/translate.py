@@ -122,9 +122,11 @@ def _one(parts: list[str], shell: str, piped: bool) -> str | None:
         sets = [a.split("=", 1) for a in args if "=" in a]
         if not sets:
             return None
+        values = [(k, _env_value(k, v.strip("\"'"), ps)) for k, v in sets]
         if ps:
-            return "; ".join(f'$env:{k} = "{v.strip(chr(34) + chr(39))}"' for k, v in sets)
-        return " && ".join(f"set {k}={v.strip(chr(34) + chr(39))}" for k, v in sets)
+            return "; ".join(f'$env:{k} = "{v}"' for k, v in values)
+        # Quoted whole: cmd would keep the space before `&&` in the value.
+        return " && ".join(f'set "{k}={v}"' for k, v in values)
     if app == "kill":
         rest = [r for r in rest if not r.startswith("-")]
         if not rest:
@@ -192,3 +194,24 @@ def translate(script: str, shell: str) -> str | None:
         else:
             out.append(seg)
     return " | ".join(out) if changed else None
+
+
+def _env_value(name: str, value: str, ps: bool) -> str:
+    """A POSIX variable's value in Windows terms: `$X` read as PowerShell's `$env:X` or
+    cmd's `%X%`, and a search path (`…PATH`) separated by `;`, keeping drive letters."""
+    if name.upper().endswith("PATH"):
+        entries: list[str] = []
+        for piece in value.split(":"):
+            if entries and re.fullmatch(r"[A-Za-z]", entries[-1]) and piece[:1] in ("\\", "/"):
+                entries[-1] += ":" + piece  # `C:\tools`: a drive, not a separator
+            else:
+                entries.append(piece)
+        value = ";".join(entries)
+
+    def ref(m: re.Match[str]) -> str:
+        var = m.group(1) or m.group(2)
+        if var == "HOME":
+            return "$HOME" if ps else "%USERPROFILE%"
+        return f"$env:{var}" if ps else f"%{var}%"
+
+    return re.sub(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)", ref, value)

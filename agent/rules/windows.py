@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from termwise.agent.rules import shell as sh
 from termwise.agent.rules import translate
 from termwise.agent.rules.engine import Case, rule
 from termwise.agent.rules.not_found import missing_command
@@ -239,6 +240,16 @@ def path_spaces(c: Case) -> list[str]:
     if not m2:
         return []
     return [f'& "{start}{m2.group(1)}"{m2.group(2)}']
+
+
+@rule("ps_cd_spaces", "A folder name with spaces must be quoted in PowerShell.", priority=5)
+def cd_spaces(c: Case) -> list[str]:
+    m = re.match(r"^[ \t]*(cd|chdir|sl|Set-Location)\s+(?![-/])([^'\"|;&]+?)\s*$", c.script, re.I)
+    if not m or not c.powershell or " " not in m.group(2):
+        return []
+    if "positional parameter cannot be found" not in c.lower:
+        return []
+    return [f"{m.group(1)} {sh.quote(m.group(2), c.shell_name)}"]
 
 
 @rule("cmd_forward_slashes", "cmd reads / as an option: use backslashes in paths.", priority=6)

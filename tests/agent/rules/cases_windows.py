@@ -80,7 +80,31 @@ CASES = [
         '$env:NODE_ENV = "production"',
         "powershell",
     ),
-    T("export NODE_ENV=production", CMD.format("export"), "set NODE_ENV=production", "cmd"),
+    T("export NODE_ENV=production", CMD.format("export"), 'set "NODE_ENV=production"', "cmd"),
+    T(
+        'export PATH="C:\\tools:$PATH" NODE_ENV=dev',
+        CMD.format("export"),
+        'set "PATH=C:\\tools;%PATH%" && set "NODE_ENV=dev"',
+        "cmd",
+    ),
+    T(
+        "export PATH=$PATH:$HOME/.local/bin",
+        PS51.format("export"),
+        '$env:PATH = "$env:PATH;$HOME/.local/bin"',
+        "powershell",
+    ),
+    T(
+        "cd C:\\Program Files\\nodejs",
+        "Set-Location : A positional parameter cannot be found that accepts argument 'Files\\nodejs'.",
+        "cd 'C:\\Program Files\\nodejs'",
+        "powershell",
+    ),
+    T(
+        "sudo apt install build-essential",
+        PS51.format("sudo"),
+        "wsl sudo apt install build-essential",
+        "powershell",
+    ),
     T(
         "NODE_ENV=production node app.js",
         PS7.format("NODE_ENV=production"),
@@ -144,9 +168,15 @@ CASES += [
         "pwsh",
     ),
     T(
+        "sudo Stop-Service spooler",
+        PS51.format("sudo"),
+        "Start-Process powershell -Verb RunAs -ArgumentList '-NoExit', '-Command', 'Stop-Service spooler'",
+        "powershell",
+    ),
+    T(
         "sudo systemctl start docker",
         PS51.format("sudo"),
-        "Start-Process powershell -Verb RunAs -ArgumentList '-NoExit', '-Command', 'systemctl start docker'",
+        "wsl sudo systemctl start docker",
         "powershell",
     ),
     T(
