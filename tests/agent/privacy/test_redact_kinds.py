@@ -233,6 +233,11 @@ CASES = [
         "abc123xyz789",
         "token",
     ),
+    (  # the 34-character form Telegram's own documentation shows
+        "TELEGRAM_TOKEN=110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+        "AAHdqTcvCH1vGWJx",
+        "telegram-bot-token",
+    ),
     (
         "https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1/getMe",
         "AAHdqTcvCH1vGWJx",
