@@ -261,7 +261,9 @@ RULES: list[TokenRule] = [
     # SAS tokens: the signature parameter of a signed Azure URL or connection string.
     TokenRule("azure-sas", r"(?<=[?&;])sig=(?P<s>[A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})", ("sig=",)),
     TokenRule(
-        "telegram-bot-token", r"(?:(?<=bot)|(?<![A-Za-z0-9]))\d{6,12}:A[A-Za-z0-9_-]{33,34}\b", (":A",)
+        "telegram-bot-token",
+        r"(?:(?<=bot)|(?<![A-Za-z0-9]))\d{6,12}:A[A-Za-z0-9_-]{33,34}\b",
+        (":A",),
     ),
     TokenRule(
         "discord-token",

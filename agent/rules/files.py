@@ -209,6 +209,12 @@ def grep_dir(c: Case) -> list[str]:
     return [re.sub(r"\b(e|f)?grep\b", lambda m: m.group(0) + " -r", c.script, count=1)]
 
 
+def _named_missing(c: Case, word: str) -> bool:
+    """The error says exactly this word is missing (`ls: cannot access 'srcc': No such …`)."""
+    pattern = rf"(?:^|[\s'‘`\"]){re.escape(word)}['’`\"]?: No such file or directory"
+    return re.search(pattern, c.output, re.M) is not None
+
+
 @rule("file_nearest", "No such file: the nearest existing name.", priority=12)
 def file_nearest(c: Case) -> list[str]:
     if not re.search(
@@ -223,8 +229,10 @@ def file_nearest(c: Case) -> list[str]:
         w = word.strip("'\"")
         if not w or w.startswith("-") or (w == c.parts[0] and "/" not in w and "\\" not in w):
             continue
-        if w not in c.output or ("/" not in w and "." not in w and "\\" not in w):
+        if w not in c.output:
             continue
+        if "/" not in w and "." not in w and "\\" not in w and not _named_missing(c, w):
+            continue  # a bare word counts as a path only when the error names it so
         base = env.base_dir(c.cwd)
         if base is None and not os.path.isabs(w):
             continue

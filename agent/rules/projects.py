@@ -1,4 +1,5 @@
-"""Commands run one folder too high: the project file they need is in a subfolder."""
+"""Commands that miss the project's files: run one folder too high, or naming the app's
+module where it is not."""
 
 from __future__ import annotations
 
@@ -61,3 +62,29 @@ def project_in_subfolder(c: Case) -> list[str]:
                 return [c.then(f"cd {folder}", c.script)]
         return []
     return []
+
+
+# Where an ASGI/WSGI app usually lives, most common first.
+_APP_MODULES = ("main", "app", "server", "api", "asgi", "wsgi")
+_APP_FOLDERS = ("", "src", "app", "backend", "api")
+
+
+@rule("asgi_app_module", "The app's module is elsewhere: name it by its import path.", priority=4)
+def asgi_module(c: Case) -> list[str]:
+    """`uvicorn app:app` where the app is `src/main.py` → `uvicorn src.main:app`."""
+    m = c.search(r'Could not import module "([\w.]+)"') or c.search(r"No module named '([\w.]+)'")
+    spec = next((a for a in c.args if re.fullmatch(r"[\w.]+:[\w.()]+", a)), None)
+    if not c.is_app("uvicorn", "gunicorn", "hypercorn") or not m or spec is None:
+        return []
+    base = env.base_dir(c.cwd)
+    if base is None:
+        return []
+    attr = spec.split(":", 1)[1]
+    found = []
+    for folder in _APP_FOLDERS:
+        for module in _APP_MODULES:
+            if (base / folder / f"{module}.py").is_file():
+                dotted = f"{folder}.{module}" if folder else module
+                if f"{dotted}:" != spec[: len(dotted) + 1]:
+                    found.append(c.replace_arg(spec, f"{dotted}:{attr}"))
+    return found[:2]

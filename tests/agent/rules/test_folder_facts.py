@@ -155,3 +155,51 @@ def test_packed_refs_are_read_in_linear_time(tmp_path: Path) -> None:
     (tmp_path / ".git" / "packed-refs").write_text("\n".join(lines) + "\n" + "a" * 200_000)
     got = env.git_branches(str(tmp_path))
     assert len(got) == 20_000 and got[0] == "b0"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    for folder in ("src", "tests", "docs"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "src" / "main.py").write_text("app = object()\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("script", "said", "first"),
+    [
+        ("ls srcc", "ls: cannot access 'srcc': No such file or directory", "ls src"),
+        ("grep -r TODO srcs", "grep: srcs: No such file or directory", "grep -r TODO src"),
+        ("du -sh test", "du: cannot access 'test': No such file or directory", "du -sh tests"),
+    ],
+)
+def test_a_bare_folder_name_the_error_names_is_mended(
+    project: Path, script: str, said: str, first: str
+) -> None:
+    assert fixes(script, said, project)[:1] == [first]
+
+
+def test_a_bare_word_the_error_does_not_name_is_left_alone(project: Path) -> None:
+    """`grep docs srcs`: the pattern `docs` is not a path even though a folder is near it."""
+    got = fixes("grep docz srcs", "grep: srcs: No such file or directory", project)
+    assert got[:1] == ["grep docz src"]
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        (
+            "uvicorn app:app --reload",
+            'ERROR:    Error loading ASGI app. Could not import module "app".',
+        ),
+        ("gunicorn -w 4 app:app", "ModuleNotFoundError: No module named 'app'"),
+    ],
+)
+def test_the_app_module_is_named_where_it_is(project: Path, script: str, said: str) -> None:
+    got = fixes(script, said, project)
+    assert got[:1] == [script.replace("app:app", "src.main:app")]
+
+
+def test_no_app_module_in_the_project_means_no_guess(tmp_path: Path) -> None:
+    said = 'ERROR:    Error loading ASGI app. Could not import module "app".'
+    assert fixes("uvicorn app:app", said, tmp_path) == []
