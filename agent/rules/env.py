@@ -277,7 +277,19 @@ def _git_dirs(cwd: str | None) -> tuple[Path, Path] | None:
     return None
 
 
-def git_branches(cwd: str | None, budget: int = 2000) -> list[str]:
+def git_head(cwd: str | None) -> str | None:
+    """The branch checked out (None when detached, unknown, or outside a repository)."""
+    dirs = _git_dirs(cwd)
+    if dirs is None:
+        return None
+    try:
+        head = (dirs[0] / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None
+    return head[len("ref: refs/heads/") :] if head.startswith("ref: refs/heads/") else None
+
+
+def git_branches(cwd: str | None, budget: int = 2000, remotes: bool = True) -> list[str]:
     """Local branch names, then remote ones without their remote (`origin/x` → `x`), read
     from the refs files: no `git` process, and empty outside a repository."""
     dirs = _git_dirs(cwd)
@@ -300,5 +312,7 @@ def git_branches(cwd: str | None, budget: int = 2000) -> list[str]:
         packed = ""
     for m in re.finditer(r"^[0-9a-f]{40,64} refs/(heads|remotes)/(\S+)$", packed, re.M):
         (local if m.group(1) == "heads" else remote).append(m.group(2))
+    if not remotes:
+        return list(dict.fromkeys(local))
     remote = [r.split("/", 1)[1] for r in remote if "/" in r and not r.endswith("/HEAD")]
     return list(dict.fromkeys(local + remote))

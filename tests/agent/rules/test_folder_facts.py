@@ -203,3 +203,25 @@ def test_the_app_module_is_named_where_it_is(project: Path, script: str, said: s
 def test_no_app_module_in_the_project_means_no_guess(tmp_path: Path) -> None:
     said = 'ERROR:    Error loading ASGI app. Could not import module "app".'
     assert fixes("uvicorn app:app", said, tmp_path) == []
+
+
+REFSPEC = "error: src refspec {} does not match any\nerror: failed to push some refs to 'github.com:a/b.git'"
+
+
+def test_pushing_a_branch_that_is_not_there_offers_the_one_you_are_on(repo: Path) -> None:
+    git(repo, "checkout", "-q", "develop")
+    got = fixes("git push -u origin master", REFSPEC.format("master"), repo)
+    assert got == ["git push -u origin develop"]  # no "Initial commit": there are commits
+
+
+def test_pushing_a_mistyped_branch_offers_the_nearest_first(repo: Path) -> None:
+    got = fixes("git push origin featur/login", REFSPEC.format("featur/login"), repo)
+    assert got == ["git push origin feature/login", "git push origin main"]
+
+
+def test_pushing_from_a_repository_without_commits_offers_the_first_commit(tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    git(tmp_path, "init", "-q", "-b", "main")
+    got = fixes("git push -u origin main", REFSPEC.format("main"), tmp_path)
+    assert got[0] == 'git add -A && git commit -m "Initial commit" && git push -u origin main'
