@@ -142,7 +142,7 @@ RULES: list[TokenRule] = [
     TokenRule("adyen-key", r"\bAQE[A-Za-z0-9]{5,}\.[A-Za-z0-9_=-]{50,80}", ("AQE",)),
     TokenRule(
         "braintree-token",
-        r"\baccess_token\$(?:production|sandbox)\$[a-z0-9]{16}\b",
+        r"\baccess_token\$(?:production|sandbox)\$[a-z0-9]{16}(?:\$[a-f0-9]{32})?\b",
         ("access_token$",),
     ),
     TokenRule("duffel-token", r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", ("duffel_",)),
@@ -237,6 +237,9 @@ RULES: list[TokenRule] = [
     TokenRule("contentful-token", r"\bCFPAT-[A-Za-z0-9_-]{43}\b", ("CFPAT-",)),
     TokenRule("buildkite-token", r"\bbkua_[a-f0-9]{40}\b", ("bkua_",)),
     TokenRule("mapbox-token", r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}", ("sk.eyJ",)),
+    TokenRule("facebook-token", r"\bEAA[MC][A-Za-z0-9]{20,}", ("EAA",)),
+    TokenRule("twitter-bearer-token", r"\bA{20,22}[A-Za-z0-9%]{80,110}", ("A" * 20,)),
+    TokenRule("dynatrace-token", r"\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64,}", ("dt0c01.",)),
     TokenRule("square-token", r"\bsq0(?:csp|atp)-[A-Za-z0-9_-]{22,60}\b", ("sq0",)),
     TokenRule("alibaba-key", r"\bLTAI[A-Za-z0-9]{20}\b", ("LTAI",)),
     TokenRule("airtable-token", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", ("pat",)),

@@ -233,6 +233,26 @@ CASES = [
         "abc123xyz789",
         "token",
     ),
+    (
+        "BRAINTREE=access_token$production$abc123def456ghi7$0123456789abcdef0123456789abcdef",
+        "0123456789abcdef0123456789abcdef",
+        "braintree-token",
+    ),
+    (
+        "fb EAACEdEose0cBAabcdefghijklmnopqrstuvwxyz0123456789",
+        "EAACEdEose0cBAabcdef",
+        "facebook-token",
+    ),
+    (
+        "curl -H 'x: AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F'",
+        "MLheAAAAAAA0%2BuSeid",
+        "twitter-bearer-token",
+    ),
+    (
+        "DT_TOKEN dt0c01.ABCDEFGHIJKLMNOPQRSTUVWX." + "a1" * 32,
+        "ABCDEFGHIJKLMNOPQRSTUVWX." + "a1" * 32,
+        "dynatrace-token",
+    ),
     (  # the 34-character form Telegram's own documentation shows
         "TELEGRAM_TOKEN=110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
         "AAHdqTcvCH1vGWJx",
