@@ -35,6 +35,19 @@ def kube_not_found(c: Case) -> list[str]:
     return [f"kubectl get {m.group(1)} -A | grep {m.group(2)}"]
 
 
+@rule("kubectl_pick_container", "The pod runs several containers: name one.", priority=6)
+def kubectl_container(c: Case) -> list[str]:
+    m = c.search(r"a container name must be specified for pod \S+, choose one of: \[([^\]]+)\]")
+    if not c.is_app("kubectl") or not m:
+        return []
+    names = m.group(1).split()
+    sub = c.args[0] if c.args else ""
+    if sub == "exec" and " -- " in c.script:  # the container goes before the command
+        head, tail = c.script.split(" -- ", 1)
+        return [f"{head} -c {n} -- {tail}" for n in names[:3]]
+    return [f"{c.script} -c {n}" for n in names[:3]]
+
+
 @rule("helm_name_in_use", "The release exists: upgrade it instead.", priority=6)
 def helm_in_use(c: Case) -> list[str]:
     if not c.is_app("helm") or "cannot re-use a name that is still in use" not in c.output:

@@ -111,6 +111,25 @@ def push_rejected(c: Case) -> list[tuple[str, ...]]:
     ]
 
 
+@rule("git_push_protected", "The branch is protected: push a branch of your own and open a PR.", 6)
+def push_protected(c: Case) -> list[tuple[str, str]]:
+    if not (c.is_app("git") and _sub(c) == "push"):
+        return []
+    if not c.search(
+        r"GH006: Protected branch update failed|Cannot update this protected ref"
+        r"|not allowed to (?:push code to|force push code to) protected branches"
+        r"|protected branch hook declined"
+    ):
+        return []
+    branch = "my-change"  # a placeholder: nothing in the failure names the change
+    return [
+        (
+            c.then(f"git switch -c {branch}", f"git push -u origin {branch}"),
+            "Put your commits on a new branch and push that; then open a pull request.",
+        )
+    ]
+
+
 @rule("git_not_a_repo", "This folder is not a git repository yet.", priority=10)
 def not_a_repo(c: Case) -> list[str]:
     if "not a git repository" not in c.lower:

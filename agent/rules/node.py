@@ -161,6 +161,20 @@ def eresolve(c: Case) -> list[tuple[str, str]]:
     ]
 
 
+@rule("npm_ci_no_lockfile", "npm ci installs from the lock file, and there is none yet.", 7)
+def ci_no_lockfile(c: Case) -> list[str]:
+    if not c.is_app("npm") or "can only install with an existing package-lock.json" not in c.output:
+        return []
+    return [re.sub(r"\bci\b", "install", c.script, count=1)]
+
+
+@rule("pnpm_outdated_lockfile", "The lock file is older than package.json: let pnpm update it.", 6)
+def pnpm_lockfile(c: Case) -> list[str]:
+    if not c.is_app("pnpm") or "ERR_PNPM_OUTDATED_LOCKFILE" not in c.output:
+        return []
+    return [c.script + " --no-frozen-lockfile"]
+
+
 @rule("npm_deps_missing", "The project's dependencies are not installed yet.", priority=8)
 def deps_missing(c: Case) -> list[str]:
     if not c.is_app(*_RUNNERS, "npx"):

@@ -115,8 +115,10 @@ def exists(c: Case) -> list[str]:
 
 @rule("kube_no_cluster", "kubectl has no cluster to talk to.", priority=7)
 def kube(c: Case) -> list[tuple[str, str]]:
-    if "The connection to the server localhost:8080 was refused" not in c.output and (
-        "couldn't get current server API group list" not in c.output
+    if not c.search(
+        r"The connection to the server localhost:8080 was refused"
+        r"|couldn't get current server API group list"
+        r"|failed to download openapi: Get \"https?://(?:localhost|127\.0\.0\.1):8080/"
     ):
         return []
     return [

@@ -941,4 +941,39 @@ CASES += [
         "dotnet tool install --global dotnet-ef; dotnet ef database update",
         "powershell",
     ),
+    T(
+        "npm ci",
+        "npm ERR! code EUSAGE\nnpm ERR! \nnpm ERR! The `npm ci` command can only install with an existing package-lock.json or\nnpm ERR! npm-shrinkwrap.json with lockfileVersion >= 1.",
+        "npm install",
+    ),
+    T(
+        "pnpm install --frozen-lockfile",
+        'ERR_PNPM_OUTDATED_LOCKFILE  Cannot install with "frozen-lockfile" because pnpm-lock.yaml is not up to date with package.json',
+        "pnpm install --frozen-lockfile --no-frozen-lockfile",
+    ),
+    T(
+        "kubectl apply -f deploy.yaml",
+        'error: error validating "deploy.yaml": error validating data: failed to download openapi: Get "http://localhost:8080/openapi/v2?timeout=32s": dial tcp 127.0.0.1:8080: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false',
+        "kubectl config get-contexts",
+    ),
+    T(
+        "kubectl logs web",
+        "Error from server (BadRequest): a container name must be specified for pod web, choose one of: [app sidecar]",
+        "kubectl logs web -c app",
+    ),
+    T(
+        "kubectl exec -it web -- sh",
+        "Error from server (BadRequest): a container name must be specified for pod web, choose one of: [app istio-proxy]",
+        "kubectl exec -it web -c app -- sh",
+    ),
+    T(
+        "git push origin main",
+        "remote: error: GH006: Protected branch update failed for refs/heads/main.\nremote: error: Changes must be made through a pull request.\nTo github.com:a/b.git\n ! [remote rejected] main -> main (protected branch hook declined)",
+        "git switch -c my-change && git push -u origin my-change",
+    ),
+    T(
+        "git push",
+        "remote: GitLab: You are not allowed to push code to protected branches on this project.\n ! [remote rejected] main -> main (pre-receive hook declined)",
+        "git switch -c my-change && git push -u origin my-change",
+    ),
 ]
