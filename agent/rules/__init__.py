@@ -21,6 +21,7 @@ from termwise.agent.rules import (  # noqa: F401  (importing a module registers 
     pip_npm,
     projects,
     python,
+    python_setup,
     script_only,
     subcommands,
     system,

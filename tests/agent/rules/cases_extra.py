@@ -976,4 +976,65 @@ CASES += [
         "remote: GitLab: You are not allowed to push code to protected branches on this project.\n ! [remote rejected] main -> main (pre-receive hook declined)",
         "git switch -c my-change && git push -u origin my-change",
     ),
+    T(
+        "pip install mysqlclient",
+        "Exception: Can not find valid pkg-config name.\nSpecify MYSQLCLIENT_CFLAGS and MYSQLCLIENT_LDFLAGS env vars manually",
+        "sudo apt install pkg-config default-libmysqlclient-dev build-essential && pip install mysqlclient",
+    ),
+    T(
+        "pip install mysqlclient",
+        "Exception: Can not find valid pkg-config name.",
+        "pip install pymysql",
+        first=False,
+    ),
+    T(
+        "python3 -m venv .venv",
+        "Error: Command '['/home/u/.venv/bin/python3', '-m', 'ensurepip', '--upgrade', '--default-pip']' returned non-zero exit status 1.",
+        "sudo apt install python3-venv && python3 -m venv .venv",
+    ),
+    T(
+        "python3 -m venv .venv",
+        "Error: Command '['/home/u/.venv/bin/python3', '-m', 'ensurepip', '--upgrade', '--default-pip']' returned non-zero exit status 1.",
+        "python3 -m venv --without-pip .venv",
+        first=False,
+    ),
+    T(
+        "pip install -e .",
+        'ERROR: File "setup.py" or "setup.cfg" not found. Directory cannot be installed in editable mode: /home/u/proj\n(A "pyproject.toml" file was found, but editable mode currently requires a setuptools-based build.)',
+        "pip install --upgrade pip && pip install -e .",
+    ),
+    T(
+        "poetry add requests",
+        "The currently activated Python version 3.8.10 is not supported by the project (^3.10).\nTrying to find and use a compatible version.",
+        "poetry env use python3.10 && poetry add requests",
+    ),
+    T(
+        "uv run app.py",
+        "error: No `project` table found in: `/home/u/proj/pyproject.toml`",
+        "uv run --no-project app.py",
+        exit_code=2,
+    ),
+    T(
+        "mypy .",
+        'setup.py: error: Duplicate module named "setup" (also at "./build/lib/setup.py")',
+        "mypy . --exclude build",
+        exit_code=2,
+    ),
+    T(
+        "python manage.py migrate",
+        'django.db.utils.OperationalError: could not connect to server: Connection refused\n\tIs the server running on host "localhost" (127.0.0.1) and accepting\n\tTCP/IP connections on port 5432?',
+        "sudo systemctl start postgresql && python manage.py migrate",
+    ),
+    T(
+        "node worker.js",
+        "Error: connect ECONNREFUSED 127.0.0.1:6379\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)",
+        "docker run -d -p 6379:6379 redis",
+        first=False,
+    ),
+    T(
+        "python app.py",
+        "pymongo.errors.ServerSelectionTimeoutError: localhost:27017: [WinError 10061] No connection could be made because the target machine actively refused it",
+        "Get-Service *mongo* | Start-Service; python app.py",
+        "powershell",
+    ),
 ]

@@ -26,6 +26,7 @@ def test_every_rule_is_exercised_by_the_table() -> None:
         "local_wrapper_script",
         "npm_script_without_run",
         "asgi_app_module",
+        "py_folder_no_main",
     }  # need a real folder: test_files.py, test_usage.py, test_folder_facts.py
     missing = sorted(r.name for r in RULES if r.name not in hit | extra)
     assert not missing, f"rules no table case reaches: {missing}"

@@ -225,3 +225,11 @@ def test_pushing_from_a_repository_without_commits_offers_the_first_commit(tmp_p
     git(tmp_path, "init", "-q", "-b", "main")
     got = fixes("git push -u origin main", REFSPEC.format("main"), tmp_path)
     assert got[0] == 'git add -A && git commit -m "Initial commit" && git push -u origin main'
+
+
+def test_a_folder_run_as_a_script_runs_the_script_inside(project: Path) -> None:
+    said = f"/usr/bin/python3: can't find '__main__' module in '{project / 'src'}'"
+    assert fixes("python3 src", said, project) == ["python3 src/main.py"]
+    (project / "docs" / "conf.py").write_text("")
+    said = said.replace("src", "docs")
+    assert fixes("python3 docs", said, project) == []  # nothing that looks like an entry point
