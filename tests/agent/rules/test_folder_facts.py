@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
 from pathlib import Path
@@ -233,3 +234,73 @@ def test_a_folder_run_as_a_script_runs_the_script_inside(project: Path) -> None:
     (project / "docs" / "conf.py").write_text("")
     said = said.replace("src", "docs")
     assert fixes("python3 docs", said, project) == []  # nothing that looks like an entry point
+
+
+@pytest.fixture(scope="module")
+def busy_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with something for every folder-reading rule: a repository with branches,
+    build files, an app module, a package.json and a Makefile."""
+    root = tmp_path_factory.mktemp("busy")
+    if shutil.which("git"):
+        git(root, "init", "-q", "-b", "main")
+        git(root, "commit", "-q", "--allow-empty", "-m", "first")
+        git(root, "branch", "develop")
+    for name in ("CMakeLists.txt", "configure.ac", "meson.build", "requirements-dev.txt"):
+        (root / name).write_text("")
+    (root / "Makefile").write_text("build:\n\techo\ntest:\n\techo\n")
+    (root / "package.json").write_text('{"scripts": {"dev": "vite"}}')
+    (root / "src").mkdir()
+    (root / "src" / "main.py").write_text("")
+    return root
+
+
+FOLDER_SCRIPTS = [
+    "git checkout mian",
+    "git push origin devlop",
+    "make",
+    "ls srcc",
+    "python src",
+    "uvicorn app:app",
+    "cat src/mian.py",
+    "npm run dve",
+    "make tset",
+    "git switch x",
+]
+FOLDER_OUTPUTS = [
+    PATHSPEC.format("mian"),
+    REFSPEC.format("devlop"),
+    NO_MAKEFILE,
+    "ls: cannot access 'srcc': No such file or directory",
+    "fatal: invalid reference: x",
+    "can't find '__main__' module in 'src'",
+    'Could not import module "app"',
+    "make: *** No rule to make target 'tset'.  Stop.",
+    "No such file or directory",
+    "'",
+    "\n",
+]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    script=st.lists(st.sampled_from(FOLDER_SCRIPTS) | st.text(max_size=8), max_size=4).map(
+        " ".join
+    ),
+    output=st.lists(st.sampled_from(FOLDER_OUTPUTS) | st.text(max_size=12), max_size=6).map(
+        "".join
+    ),
+    shell=st.sampled_from(["bash", "powershell", "cmd"]),
+)
+def test_rules_that_read_the_folder_never_fail(
+    busy_folder: Path, script: str, output: str, shell: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Any script and output, run against a folder full of facts: no rule raises (the
+    engine hides that, so its log is read) and the answer keeps its shape."""
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="termwise.agent.rules.engine"):
+        got = suggest_fixes(script, output, 1, shell, cwd=str(busy_folder))
+    assert not [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
+    commands = [s.command for s in got]
+    assert len(commands) <= 5 and len(set(commands)) == len(commands)
