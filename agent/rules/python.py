@@ -302,15 +302,19 @@ def build_tools(c: Case) -> list[tuple[str, str]]:
     return []
 
 
-@rule("py_activate_on_windows", "Activate the venv the way this shell does it.", priority=6)
-def activate_windows(c: Case) -> list[str]:
+@rule("py_activate_for_shell", "Activate the venv the way this shell does it.", priority=6)
+def activate_for_shell(c: Case) -> list[str]:
     m = re.match(
         r"^[ \t]*(?:(?:source|\.)\s+)?(?:\.[/\\])?([\w.\-/\\]*?)[/\\]bin[/\\]activate(?:\.ps1|\.bat)?\s*$",
         c.script,
     )
-    if not m or not c.windows:
+    if not m:
         return []
     venv = m.group(1) or ".venv"
+    if c.shell_name == "fish":  # the bash script fails there; venv ships one for fish
+        return [f"source {venv}/bin/activate.fish"]
+    if not c.windows:
+        return []
     if c.powershell:
         return [f"{venv}\\Scripts\\Activate.ps1", f"& {venv}\\Scripts\\Activate.ps1"]
     return [f"{venv}\\Scripts\\activate.bat"]

@@ -1,4 +1,5 @@
-"""Slips of the keyboard and of copy-paste: prompt characters, missing spaces, doubled words."""
+"""Slips of the keyboard and of copy-paste: prompt characters, missing spaces, doubled words,
+words zsh took for file patterns."""
 
 from __future__ import annotations
 
@@ -114,3 +115,36 @@ def windows_habit(c: Case) -> list[str]:
     if "{pid}" in table[key] and not pid:
         return []
     return [out]
+
+
+# Programs whose arguments are seldom file names: a zsh glob error there means the
+# word was meant literally (`pip install 'x[extra]'`, `curl 'https://…?a=1'`, `HEAD^`).
+_LITERAL_ARGS = {
+    "pip",
+    "pip3",
+    "uv",
+    "poetry",
+    "pipx",
+    "git",
+    "npm",
+    "yarn",
+    "pnpm",
+    "curl",
+    "wget",
+    "http",
+    "brew",
+    "conda",
+}
+
+
+@rule("zsh_glob_quote", "zsh read the word as a file pattern: quote it.", priority=4)
+def zsh_glob(c: Case) -> list[str]:
+    m = c.search(r"^zsh: no matches found: (.+)$")
+    if not m or c.shell_name != "zsh":
+        return []
+    word = m.group(1).strip()
+    if word not in c.script or "'" in word:
+        return []
+    if not (set(word) & set("[]^#~?=<>") or c.app in _LITERAL_ARGS):
+        return []  # `ls *.foo`: there really are no such files
+    return [c.script.replace(word, f"'{word}'", 1)]

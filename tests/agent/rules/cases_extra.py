@@ -1037,4 +1037,23 @@ CASES += [
         "Get-Service *mongo* | Start-Service; python app.py",
         "powershell",
     ),
+    T(
+        "source .venv/bin/activate",
+        "from sourcing file .venv/bin/activate\nsource: Error while reading file '.venv/bin/activate'",
+        "source .venv/bin/activate.fish",
+        "fish",
+    ),
+    T(
+        "pip install requests[security]",
+        "zsh: no matches found: requests[security]",
+        "pip install 'requests[security]'",
+        "zsh",
+    ),
+    T(
+        "curl https://api.example.com/items?page=2",
+        "zsh: no matches found: https://api.example.com/items?page=2",
+        "curl 'https://api.example.com/items?page=2'",
+        "zsh",
+    ),
+    T("git reset HEAD^", "zsh: no matches found: HEAD^", "git reset 'HEAD^'", "zsh"),
 ]

@@ -69,3 +69,11 @@ def test_heroku_app_choice_skips_the_words_of_the_sentence() -> None:
     got = [s.command for s in suggest_fixes("heroku pg", said, 1)]
     assert got[:2] == ["heroku pg --app myapp", "heroku pg --app myapp-dev"]
     assert "heroku pg --app or" not in got
+
+
+def test_a_file_pattern_that_matches_nothing_is_not_quoted() -> None:
+    """`ls *.foo` under zsh: there are no such files; quoting would not help."""
+    from termwise.agent.rules import suggest_fixes
+
+    got = suggest_fixes("ls *.foo", "zsh: no matches found: *.foo", 1, "zsh")
+    assert not [s for s in got if s.rule == "zsh_glob_quote"]
