@@ -73,7 +73,5 @@ def test_heroku_app_choice_skips_the_words_of_the_sentence() -> None:
 
 def test_a_file_pattern_that_matches_nothing_is_not_quoted() -> None:
     """`ls *.foo` under zsh: there are no such files; quoting would not help."""
-    from termwise.agent.rules import suggest_fixes
-
     got = suggest_fixes("ls *.foo", "zsh: no matches found: *.foo", 1, "zsh")
     assert not [s for s in got if s.rule == "zsh_glob_quote"]
