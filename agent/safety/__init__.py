@@ -7,6 +7,7 @@ unknown or unparseable is `confirm`, never `safe`; the most severe part wins.
 
 from __future__ import annotations
 
+import logging
 import re
 
 from termwise.agent.base.types import Verdict
@@ -14,6 +15,7 @@ from termwise.agent.safety.model import Family
 
 __all__ = ["classify", "family_of"]
 
+_log = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FAMILIES: dict[str, Family] = {
     "bash": "posix",
@@ -55,7 +57,11 @@ def classify(command: str, shell: str = "bash") -> Verdict:
         # unknowable, so every piece between them is checked as a command of its own.
         analyzer.add("confirm", "control-characters", "contains terminal control characters")
         text = _CONTROL.sub("\n", text)
-    analyzer.text(text, family)
+    try:
+        analyzer.text(text, family)
+    except Exception:  # a checker bug must fail closed, never let the command pass unjudged
+        _log.exception("the safety check failed on a command")
+        analyzer.add("dangerous", "check-failed", "the safety check failed on this command")
     if not analyzer.findings:  # nothing recognised at all: never silently safe
         analyzer.add("confirm", "unrecognised", "nothing in this command could be checked")
     level = verdict_level(analyzer.findings)

@@ -52,8 +52,8 @@ def _targets(name: str, command: Command) -> set[str]:
     words = command.words[1:]
     flags = _OUTPUT_FLAGS.get(name, ())
     found: set[str] = set()
-    following = [*words[1:], ""]
-    for word, after in zip(words, following, strict=True):
+    following = [*words[1:], ""]  # the word after each (a bare `curl` has none at all)
+    for word, after in zip(words, following[: len(words)], strict=True):
         low = word.lower() if name in ("invoke-webrequest", "iwr") else word
         option, eq, value = low.partition("=")
         target = ""

@@ -122,3 +122,17 @@ def test_recursive_deletes_name_the_specific_rule_first() -> None:
     ps = classify("Remove-Item -Recurse -Force build", "pwsh")
     assert [r.split(":")[0] for r in ps.reasons] == ["remove-item-recurse-force"]
     assert classify("rm -f a.txt", "bash").reasons[0].startswith("rm-force:")
+
+
+def test_a_checker_bug_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the analyzer itself breaks on a command (a fault no input causes on purpose), the
+    command is dangerous, with a reason, instead of an exception or a pass."""
+    from termwise.agent.safety.engine import Analyzer
+
+    def broken(self: Analyzer, text: str, family: str, depth: int = 0) -> None:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(Analyzer, "text", broken)
+    verdict = classify("ls", "bash")
+    assert verdict.level == "dangerous"
+    assert verdict.reasons == ("check-failed: the safety check failed on this command",)
