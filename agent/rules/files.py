@@ -10,11 +10,11 @@ from termwise.agent.rules import env, fuzzy
 from termwise.agent.rules.engine import Case, rule
 
 _CD_FAIL = (
-    r"cd: no such file or directory: (.+)$",
-    r"cd: (.+): No such file or directory",
-    r"cd: The directory ['\"](.+?)['\"] does not exist",
-    r"cd: can't cd to (.+)$",
-    r"Cannot find path '(.+?)' because it does not exist",
+    r"cd: no such file or directory: ([^\n]{1,400})$",
+    r"cd: ([^\n]{1,400}?): No such file or directory",
+    r"cd: The directory ['\"]([^\n]{1,400}?)['\"] does not exist",
+    r"cd: can't cd to ([^\n]{1,400})$",
+    r"Cannot find path '([^\n]{1,400}?)' because it does not exist",
 )
 
 

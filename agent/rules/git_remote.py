@@ -114,7 +114,9 @@ def no_commits(c: Case) -> list[str]:
     "git_commit_message_quotes", "The message was split into words: quote it with double quotes.", 6
 )
 def commit_quotes(c: Case) -> list[str]:
-    if not c.is_app("git") or not re.search(r"pathspec '.*' did not match any file", c.output):
+    if not c.is_app("git") or not re.search(
+        r"pathspec '[^\n]{0,400}?' did not match any file", c.output
+    ):
         return []
     m = re.search(r"(-m|--message)\s+(.+?)(\s+-\w.*)?$", c.segment)
     if not m:

@@ -9,7 +9,7 @@ from termwise.agent.rules.engine import Case, rule
 
 _PATTERNS = (
     r"(?<![\w-])(?:[Pp]lease run|[Yy]ou (?:can|should|may need to|need to|must) run|[Tt]ry running|by running|[Cc]reate it with|[Tt]o fix(?: this)?, run|have you run|[Rr]un|[Tt]ry|[Ee]xecute|[Uu]se|[Tt]ype)[: ]+[`\"'‘]([a-z][\w.-]*(?: [^`\"'’\n]{1,80})?)[`\"'’]",
-    r"(?:[Pp]lease run|[Tt]o fix(?: this)?, run|[Rr]un the following(?: command)?|by running|[Tt]ry)[^\n]*:[ \t]*\n(?:[ \t]*\n)?[ \t]*\$?[ \t]*([a-z][\w.-]*(?: [^\n]{1,80})?)[ \t]*$",
+    r"(?:[Pp]lease run|[Tt]o fix(?: this)?, run|[Rr]un the following(?: command)?|by running|[Tt]ry)[^\n]{0,200}:[ \t]*\n(?:[ \t]*\n)?[ \t]*\$?[ \t]*([a-z][\w.-]*(?: [^\n]{1,80})?)[ \t]*$",
     r"^[ \t]*\$ ([a-z][\w.-]* [^\n]{1,80})[ \t]*$",
     r"\b(?:[Rr]un|[Ee]xecute|[Uu]se):[ \t]*\n(?:[ \t]*\n)?[ \t]*\$?[ \t]*([a-z][\w./-]*(?: [^\n<]{1,80})?)[ \t]*$",
     r"[Pp]lease run:?[ \t]+([a-z][\w.-]* [\w .=/-]{1,60}?)[ \t]*$",

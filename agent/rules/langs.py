@@ -68,7 +68,7 @@ def conda_init(c: Case) -> list[str]:
 @rule("conda_env_missing", "No such conda environment: create it, or list the ones there are.", 7)
 def conda_env(c: Case) -> list[str]:
     m = c.search(r"Could not find conda environment: (\S+)") or c.search(
-        r"EnvironmentNameNotFound: .*?: (\S+)"
+        r"EnvironmentNameNotFound: [^\n]{0,300}?: (\S+)"
     )
     if not m:
         return []
@@ -79,7 +79,9 @@ def conda_env(c: Case) -> list[str]:
 def node_engine(c: Case) -> list[str]:
     m = c.search(r'The engine "node" is incompatible with this module\. Expected version "([^"]+)"')
     if not m:
-        m = c.search(r"Unsupported engine.*?required: \{[^}]*node: '([^']+)'", re.S | re.M)
+        m = c.search(
+            r"Unsupported engine.{0,600}?required: \{[^}]{0,300}node: '([^']+)'", re.S | re.M
+        )
     if not m:
         return []
     version = re.search(r"\d+", m.group(1))
@@ -156,7 +158,7 @@ def python2(c: Case) -> list[str]:
 @rule("py_compiler_missing", "Building this package needs a C compiler and Python headers.", 7)
 def compiler_missing(c: Case) -> list[str]:
     if not re.search(
-        r"command '[\w./-]*gcc' failed|error: command 'cc' failed|unable to execute '[\w./-]*gcc'|gyp ERR!.*not found: make",
+        r"command '[\w./-]*gcc' failed|error: command 'cc' failed|unable to execute '[\w./-]*gcc'|gyp ERR![^\n]{0,300}not found: make",
         c.output,
     ):
         return []

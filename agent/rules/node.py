@@ -52,14 +52,14 @@ def missing_script(c: Case) -> list[tuple[str, str]]:
 def port_of(c: Case) -> str | None:
     """The port a server could not bind, from the common ways of saying so."""
     for pattern in (
-        r"EADDRINUSE[^\n]*?:(\d{2,5})\b",
+        r"EADDRINUSE[^\n]{0,200}?:(\d{2,5})\b",
         r"[Pp]ort (\d{2,5}) is (?:already )?in use",
         r"already running on port (\d{2,5})",
         r"Bind for [\d.]+:(\d{2,5}) failed: port is already allocated",
         r"listen tcp [\w.\[\]:]*:(\d{2,5}): bind: address already in use",
         r"bind on address \('[^']*', (\d{2,5})\)",
-        r"[Aa]ddress already in use.*?(?:port|:)\s*(\d{2,5})",
-        r"[Pp]ort (\d{2,5}) .*(?:in use|unavailable|taken)",
+        r"[Aa]ddress already in use.{0,200}?(?:port|:)\s*(\d{2,5})",
+        r"[Pp]ort (\d{2,5}) .{0,200}?(?:in use|unavailable|taken)",
     ):
         m = c.search(pattern)
         if m:
@@ -114,7 +114,7 @@ def no_package_json(c: Case) -> list[tuple[str, str]]:
     if not c.is_app(*_RUNNERS, "npx"):
         return []
     if not re.search(
-        r"(?:ENOENT|no such file or directory)[^\n]*package\.json|Could not read package\.json",
+        r"(?:ENOENT|no such file or directory)[^\n]{0,400}?package\.json|Could not read package\.json",
         c.output,
     ):
         return []

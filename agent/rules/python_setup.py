@@ -12,7 +12,7 @@ from termwise.agent.rules.install import os_install
 
 @rule("py_venv_no_pip", "The OS ships venv's pip bootstrap separately.", priority=6)
 def venv_no_pip(c: Case) -> list[tuple[str, str]]:
-    if not c.posix or not c.search(r"'-m', 'ensurepip'.*returned non-zero exit status"):
+    if not c.posix or not c.search(r"'-m', 'ensurepip'[^\n]{0,300}?returned non-zero exit status"):
         return []
     out = []
     if env.system_manager() == "apt":

@@ -146,7 +146,7 @@ def systemctl(c: Case) -> list[str]:
 @rule("apt_invalid_operation", "The nearest apt operation.", priority=6)
 def apt(c: Case) -> list[str]:
     m = c.search(r"E: Invalid operation (\S+)") or c.search(
-        r"E: Command line option '?(\S+?)'? .*is not understood"
+        r"E: Command line option '?(\S+?)'? [^\n]{0,200}?is not understood"
     )
     if not c.is_app("apt", "apt-get") or not m:
         return []
