@@ -242,15 +242,13 @@ _C_LIBRARIES = (
 @rule("c_missing_library", "The linker needs the library that defines the function.", priority=6)
 def c_library(c: Case) -> list[tuple[str, str]]:
     # The compile step of a chain (`gcc main.c -o main && ./main`): the linker failed there.
-    steps = [s for s in sh.segments(c.script) if _compiler(c, s)]
-    if not steps:
+    step, app = next(((s, a) for s in sh.segments(c.script) if (a := _compiler(c, s))), ("", ""))
+    if not step:
         return []
-    step = steps[0]
     missing = re.findall(r"undefined reference to [`'‘]([\w:~<>, ]+?)(?:\(.*?\))?['’]", c.output)
     missing += re.findall(r'^\s+"_?(\w+)", referenced from:', c.output, re.M)  # macOS ld
     if not missing:
         return []
-    app = _compiler(c, step)
     if app in _CXX_DRIVER and any(m.startswith("std::") for m in missing):
         fixed = sh.replace_word(step, app, _CXX_DRIVER[app])
         return [(c.script.replace(step, fixed, 1), "C++ code: the C++ driver links its library.")]

@@ -301,11 +301,9 @@ def git_branches(cwd: str | None, budget: int = 2000, remotes: bool = True) -> l
     for prefix, into in (("refs/heads/", local), ("refs/remotes/", remote)):
         root = common / prefix
         for dirpath, _dirs, files in os.walk(root):
-            for name in files:
-                ref = Path(dirpath, name).relative_to(root).as_posix()
-                into.append(ref)
-                if len(local) + len(remote) > budget:
-                    break
+            into += (Path(dirpath, name).relative_to(root).as_posix() for name in files)
+            if len(local) + len(remote) > budget:
+                break  # a huge refs tree: what was read so far is enough for a guess
     try:
         packed = (common / "packed-refs").read_text(encoding="utf-8", errors="replace")
     except OSError:

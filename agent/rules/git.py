@@ -355,17 +355,17 @@ def src_refspec(c: Case) -> list[tuple[str, str]]:
     ref = m.group(1)
     out: list[tuple[str, str]] = []
     local = env.git_branches(c.cwd, remotes=False)
+    head = env.git_head(c.cwd)
     if local:  # the repository is readable and has commits: say what is there
         near = fuzzy.closest(ref, local, n=1)  # a slip of an existing name first
         if near:
             out.append((c.replace_word(ref, near[0]), f"The branch '{near[0]}' exists."))
-        head = env.git_head(c.cwd)
         if head and head != ref and head not in near:
             out.append((c.replace_word(ref, head), f"You are on {head}."))
         if out:
             return out
     # On the branch named, with no commit on it: it is the first commit that is missing.
-    unborn = not local and env.git_head(c.cwd) == ref
+    unborn = not local and head == ref
     other = None if unborn else {"master": "main", "main": "master"}.get(ref)
     if other:
         out.append((c.replace_word(ref, other), f"Your branch is probably called {other}."))

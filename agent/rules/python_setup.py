@@ -28,13 +28,11 @@ def venv_no_pip(c: Case) -> list[tuple[str, str]]:
     return out
 
 
-# Native libraries a source build of these packages looks for, per package manager.
-_NATIVE = {
-    "mysqlclient": {
-        "apt": "pkg-config default-libmysqlclient-dev build-essential",
-        "dnf": "pkgconf-pkg-config mysql-devel gcc",
-        "brew": "pkg-config mysql-client",
-    },
+# What a source build of mysqlclient looks for, per package manager.
+_MYSQLCLIENT_DEPS = {
+    "apt": "pkg-config default-libmysqlclient-dev build-essential",
+    "dnf": "pkgconf-pkg-config mysql-devel gcc",
+    "brew": "pkg-config mysql-client",
 }
 
 
@@ -42,22 +40,23 @@ _NATIVE = {
 def native_headers(c: Case) -> list[tuple[str, str]]:
     if not c.is_app("pip", "pip3") and "-m pip" not in c.script:
         return []
-    if "mysqlclient" in c.script and c.search(
+    if "mysqlclient" not in c.script or not c.search(
         r"Can not find valid pkg-config name|mysql_config not found"
     ):
-        package = "mysqlclient"
-    else:
         return []
     out = []
-    deps = _NATIVE[package].get(env.system_manager())
+    manager = env.system_manager()
+    deps = _MYSQLCLIENT_DEPS.get(manager)
     if deps and c.posix:
         out.append(
             (
-                c.then(os_install(env.system_manager(), deps), c.script),
+                c.then(os_install(manager, deps), c.script),
                 "Install the headers and pkg-config, then build it.",
             )
         )
-    out.append((c.replace_word(package, "pymysql"), "PyMySQL: pure Python, nothing to build."))
+    out.append(
+        (c.replace_word("mysqlclient", "pymysql"), "PyMySQL: pure Python, nothing to build.")
+    )
     return out
 
 

@@ -119,22 +119,9 @@ def windows_habit(c: Case) -> list[str]:
 
 # Programs whose arguments are seldom file names: a zsh glob error there means the
 # word was meant literally (`pip install 'x[extra]'`, `curl 'https://…?a=1'`, `HEAD^`).
-_LITERAL_ARGS = {
-    "pip",
-    "pip3",
-    "uv",
-    "poetry",
-    "pipx",
-    "git",
-    "npm",
-    "yarn",
-    "pnpm",
-    "curl",
-    "wget",
-    "http",
-    "brew",
-    "conda",
-}
+_LITERAL_ARGS = frozenset(
+    "pip pip3 uv poetry pipx git npm yarn pnpm curl wget http brew conda".split()
+)
 
 
 @rule("zsh_glob_quote", "zsh read the word as a file pattern: quote it.", priority=4)

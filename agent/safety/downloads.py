@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import zip_longest
 
 from termwise.agent.safety.model import Command, Script
 
@@ -52,8 +53,7 @@ def _targets(name: str, command: Command) -> set[str]:
     words = command.words[1:]
     flags = _OUTPUT_FLAGS.get(name, ())
     found: set[str] = set()
-    following = [*words[1:], ""]  # the word after each (a bare `curl` has none at all)
-    for word, after in zip(words, following[: len(words)], strict=True):
+    for word, after in zip_longest(words, words[1:], fillvalue=""):  # each with the next
         low = word.lower() if name in ("invoke-webrequest", "iwr") else word
         option, eq, value = low.partition("=")
         target = ""
