@@ -57,6 +57,7 @@ class SessionContext:
     session_id: str | None = None
     screen_text: str = ""  # fallback when the shell has no integration marks
     clipboard_text: str = ""  # used when no session is active
+    path: str | None = None  # the shell's own PATH, when its integration reported it
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,18 @@ def environment(variables: Mapping[str, str]) -> Iterator[None]:
         _their_env.reset(token)
 
 
+@contextmanager
+def shell_path(path: str | None) -> Iterator[None]:
+    """Run the rules with a session shell's own PATH (a venv or an export changed it),
+    unless the caller already chose an environment, which wins."""
+    if path is None or _their_env.get() is not None:
+        yield
+        return
+    ours = {k: os.environ[k] for k in RULE_VARIABLES if k in os.environ}
+    with environment({**ours, "PATH": path}):
+        yield
+
+
 def getenv(name: str) -> str:
     theirs = _their_env.get()
     return (theirs if theirs is not None else os.environ).get(name, "")

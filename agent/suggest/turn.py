@@ -40,6 +40,7 @@ MemoryLookup = Callable[[str, int], list[str]]
 def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
     """The instant tier for the block a fix is about; empty for a success or an unknown block."""
     from termwise.agent.rules import suggest_fixes
+    from termwise.agent.rules.env import shell_path
     from termwise.agent.suggest.context import target_block
 
     block = target_block(ctx)
@@ -47,11 +48,16 @@ def rules_suggestions(ctx: SessionContext) -> list[Suggestion]:
     if block is None or block.exit_code == 0:
         return []
     try:
-        return list(
-            suggest_fixes(
-                block.command, block.output, block.exit_code, ctx.shell, cwd=block.cwd or ctx.cwd
+        with shell_path(ctx.path):
+            return list(
+                suggest_fixes(
+                    block.command,
+                    block.output,
+                    block.exit_code,
+                    ctx.shell,
+                    cwd=block.cwd or ctx.cwd,
+                )
             )
-        )
     except Exception:  # a broken rule must not cost the user the model's answer
         log.exception("rules tier failed")
         return []

@@ -115,6 +115,7 @@ def session_context(
     os_name: str = "",
     has_marks: bool = True,
     screen_text: str = "",
+    path: str | None = None,
 ) -> SessionContext:
     """A session as a turn sees it; the last screenful counts only when the shell has no marks."""
     return SessionContext(
@@ -124,6 +125,7 @@ def session_context(
         os_name=os_name,
         session_id=session_id,
         screen_text="" if has_marks else screen_text,
+        path=path,
     )
 
 

@@ -88,6 +88,11 @@ __termwise_prompt() {
     __termwise_cwdurl=$(__termwise_urlpath "$PWD")
     builtin printf '\033]7;file://%s%s\a' "${HOSTNAME-}" "$__termwise_cwdurl"
   fi
+  # PATH as the shell has it now (a venv or an export changes it): the rules look there.
+  if [ "${PATH-}" != "${__termwise_lastpath-}" ]; then
+    __termwise_lastpath=${PATH-}
+    builtin printf '\033]633;P;TermwisePath=%s\a' "$(__termwise_escape "$__termwise_lastpath")"
+  fi
   case ${PS1-} in
     *'133;A'*) ;;
     *) PS1='\[\e]133;A\a\]'"${PS1-}"'\[\e]133;B\a\]' ;;

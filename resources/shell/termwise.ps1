@@ -13,6 +13,7 @@ $global:__TermwiseState = @{
     OriginalPrompt = $function:prompt
     ReadLine       = $null
     LastHistoryId  = -1
+    LastPath       = $null
 }
 $__termwiseLast = Get-History -Count 1
 if ($__termwiseLast) { $global:__TermwiseState.LastHistoryId = $__termwiseLast.Id }
@@ -60,6 +61,11 @@ function global:prompt {
     }
     else {
         $out += __Termwise-Cwd
+    }
+    if ($env:Path -ne $state.LastPath) {
+        # PATH as the shell has it now (a venv or a module changes it): the rules look there.
+        $state.LastPath = $env:Path
+        $out += __Termwise-Osc ('633;P;TermwisePath=' + (__Termwise-Escape $env:Path))
     }
     $out += __Termwise-Osc '133;A'
     $global:LASTEXITCODE = $native  # the user's prompt sees the command's status

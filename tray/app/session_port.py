@@ -58,6 +58,7 @@ class HostSessionView:
             cwd=s.cwd,
             session_id=s.id,
             os_name=platform.system(),
+            path=s.shell_path,
             has_marks=s.has_marks or last is not None,
             screen_text=s.screen_text() if not s.has_marks and last is None else "",
         )

@@ -113,6 +113,11 @@ class Session:
         return self._exit_code
 
     @property
+    def shell_path(self) -> str | None:
+        """PATH as the shell's integration last reported it (None before it did)."""
+        return self._parser.shell_path
+
+    @property
     def has_marks(self) -> bool:
         return bool(self._parser.has_marks)
 
@@ -476,6 +481,7 @@ class Session:
             cwd=self.cwd,
             session_id=self.id,
             os_name=os_name(),
+            path=self.shell_path,
             has_marks=self.has_marks,
             screen_text=""
             if self.has_marks

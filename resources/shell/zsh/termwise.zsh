@@ -4,7 +4,7 @@
 
 [[ -o interactive ]] || return 0
 (( ${+__termwise_loaded} )) && return 0
-typeset -g __termwise_loaded=1 __termwise_ran='' __termwise_lastpwd='' __termwise_cwdurl=''
+typeset -g __termwise_loaded=1 __termwise_ran='' __termwise_lastpwd='' __termwise_cwdurl='' __termwise_lastpath=''
 
 __termwise_escape() {
   emulate -L zsh
@@ -58,6 +58,11 @@ __termwise_prompt() {
   local st=$?
   emulate -L zsh
   [[ $PWD == "$__termwise_lastpwd" ]] || __termwise_cwd
+  # PATH as the shell has it now (a venv or an export changes it): the rules look there.
+  if [[ $PATH != "$__termwise_lastpath" ]]; then
+    __termwise_lastpath=$PATH
+    print -rn -- $'\e]633;P;TermwisePath='"$(__termwise_escape "$PATH")"$'\a'
+  fi
   if [[ $PS1 != *'133;A'* ]]; then
     PS1=$'%{\e]133;A\a%}'"$PS1"$'%{\e]133;B\a%}'
   fi

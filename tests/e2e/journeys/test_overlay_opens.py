@@ -107,3 +107,34 @@ def test_after_a_success_the_reopened_overlay_offers_nothing_old(
     desk.key("Return")
     ran = term.wait_blocks(count + 1)[count:]
     assert [b["command"] for b in ran] == ["echo by-hand"]
+
+
+def test_a_typo_of_a_program_on_the_shells_own_path_is_corrected(
+    desk: Desk, script: ModelScript, workdir: Path
+) -> None:
+    """The shell put a folder on its PATH (as a venv does); `frobnicat` failed. The overlay's
+    instant fix is `frobnicate` from that folder, which the tray's own PATH lacks; Enter types
+    it and Enter in the shell runs the program."""
+    tools = workdir / "tools"
+    tools.mkdir()
+    program = tools / "frobnicate"
+    program.write_text("#!/bin/sh\necho frobnicated\n")
+    program.chmod(0o755)
+    script.when("frobnicat", "echo model-says-hi")
+    term = desk.open_terminal("bash", workdir)
+    assert term.run(f'export PATH="{tools}:$PATH"')["exit_code"] == 0
+    assert term.run("frobnicat")["exit_code"] == 127
+    count = len(term.blocks())
+
+    mark = desk.hotkey()
+    desk.wait_suggestion("echo model-says-hi", mark)
+    assert desk.suggestions(mark)[0] == (0, "frobnicate")
+    desk.key("Return")
+    assert desk.wait_log("command typed: ", mark)["message"] == "command typed: frobnicate"
+    desk.wait_overlay_closed()
+    term.wait_focus()
+    desk.key("Return")
+    ran = term.wait_blocks(count + 1)[count:]
+    assert [(b["command"], b["output"].strip(), b["exit_code"]) for b in ran] == [
+        ("frobnicate", "frobnicated", 0)
+    ]

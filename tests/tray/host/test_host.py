@@ -188,3 +188,30 @@ def test_the_command_that_ends_the_shell_is_its_last_block(host: SessionHost, sh
     assert wait_until(lambda: not session.alive, 15)
     last = session.last_block()
     assert last is not None and last.command == "exit 3" and last.exit_code == 3
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_the_rules_look_on_the_shells_own_path(
+    host: SessionHost, shell: str, tmp_path: Path
+) -> None:
+    """A program only the shell's PATH has (an export, a venv) is what a typo is corrected
+    to, though the host's own PATH has never heard of it."""
+    from dataclasses import replace
+
+    from termwise.agent.suggest.turn import rules_suggestions
+
+    tools = tmp_path / "tools; v2"  # ';' and a space travel escaped
+    tools.mkdir()
+    program = tools / "frobnicate"
+    program.write_text("#!/bin/sh\necho frobnicated\n")
+    program.chmod(0o755)
+    session = host.create(shell, cwd=str(tmp_path))
+    assert run(session, f"export PATH='{tools}':\"$PATH\"").exit_code == 0
+    failed = run(session, "frobnicat")
+    assert failed.exit_code == 127
+    assert wait_until(lambda: (session.shell_path or "").startswith(f"{tools}:"))
+
+    ctx = session.context(2)
+    assert "frobnicate" in [s.command for s in rules_suggestions(ctx)]
+    # the same failure judged with the host's PATH alone finds nothing to offer
+    assert "frobnicate" not in [s.command for s in rules_suggestions(replace(ctx, path=None))]

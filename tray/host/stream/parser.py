@@ -33,6 +33,7 @@ MAX_CSI = 32
 _ALT_MODES = {b"1049", b"1047", b"47"}
 _ESCAPED = re.compile(rb"\\(\\|x[0-9a-fA-F]{2})")
 _DIGITS = frozenset(b"0123456789;")
+PATH_PROPERTY = b"TermwisePath="  # OSC 633;P: the shell's PATH, sent when it changes
 MAX_PROPERTIES = 32  # OSC 633;P;Key=Value pairs kept (a noisy stream cannot grow it)
 
 
@@ -105,6 +106,7 @@ class StreamParser:
         self._started = 0.0
         self._finished: list[CommandBlock] = []
         self.cwd: str | None = None
+        self.shell_path: str | None = None  # the shell's PATH as it last reported it
         # What the integration announced about itself (OSC 633;P;Key=Value), e.g.
         # TermwiseLine=report: the shell can clear its line and report it on request.
         self.properties: dict[str, str] = {}
@@ -262,6 +264,8 @@ class StreamParser:
             elif self._state is State.INPUT:
                 self._finish_without_c(code)
             self._state = State.IDLE
+        elif kind == b"P" and rest.startswith(PATH_PROPERTY):
+            self.shell_path = unescape_command(rest[len(PATH_PROPERTY) :])
         elif kind == b"P" and rest.startswith(b"Cwd="):
             self.cwd = rest[4:].decode("utf-8", errors="replace") or self.cwd
         elif kind == b"P":

@@ -355,3 +355,22 @@ def test_command_line_carried_on_the_c_mark() -> None:
         ("git log --oneline; ls", 0),
         ("make all", 2),
     ]
+
+
+@pytest.mark.parametrize("split", [1, 3, 7, 1000])
+def test_the_shells_path_is_read_back_whole_however_split(split: int) -> None:
+    """PATH travels escaped (a Windows PATH is full of ';'); the newest report wins and the
+    text printed around it is untouched."""
+    # as the integration sends it: backslash doubled, ';' as \x3b
+    first = b"C:\\\\Program Files\\\\Git\\\\cmd\\x3bC:\\\\Tools\\x3b/opt/a b"
+    second = b"/home/u/.venv/bin:/usr/bin"
+    one = b"before " + osc(b"633;P;TermwisePath=" + first) + b"middle "
+    two = osc(b"633;P;TermwisePath=" + second, st=True) + b"after"
+    parser = StreamParser()
+    for part in (one, two):
+        for i in range(0, len(part), split):
+            parser.feed(part[i : i + split])
+        if part is one:
+            assert parser.shell_path == "C:\\Program Files\\Git\\cmd;C:\\Tools;/opt/a b"
+    assert parser.shell_path == "/home/u/.venv/bin:/usr/bin"
+    assert parser.screen_text() == "before middle after"
