@@ -116,7 +116,8 @@ def _dest_dir(c: Case) -> str | None:
         return None
     dest = words[-1]
     if dest.endswith(("/", "\\")):
-        return dest  # as typed: `mkdir -p bar/` is what the user would write
+        bare = dest.rstrip("/\\")
+        return bare if bare and not bare.endswith(":") else dest  # `bar/` → mkdir -p bar
     return _dirname(dest) or None
 
 
