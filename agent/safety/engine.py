@@ -10,7 +10,7 @@ from termwise.agent.safety import inline, recurse
 from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Script
-from termwise.agent.safety.rules import CommandSpec, RuleSet, load_rules
+from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
 from termwise.agent.safety.sedscript import sed_effects
 
 MAX_DEPTH = 40  # shells inside shells, wrappers inside wrappers
@@ -252,6 +252,9 @@ class Analyzer:
         if spec is not None and _only_help(args, bool(spec.subcommands or spec.readonly_verbs)):
             self.add("safe", "help", f"{name} {' '.join(args)} only prints help or its version")
             return
+        if rules.family == "powershell" and _cmdlet_preview(spec.name if spec else name, args):
+            self.add("confirm", "whatif", f"{words[0]} -WhatIf only shows what it would change")
+            return
         inv = read_invocation(name, spec, args)
         self.apply_rules(inv, spec.name if spec is not None else name, rules)
         if spec is not None and spec.name == "sed":  # its script language can write and run
@@ -306,6 +309,10 @@ class Analyzer:
             if rule.argv_regex is not None and not rule.argv_regex.search(text):
                 continue
             if len(inv.positionals) < rule.min_positionals:
+                continue
+            if rule.verbs_any is not None and not any(
+                rule.verbs_any.fullmatch(w) for w in inv.positionals[:VERB_WORDS]
+            ):
                 continue
             paths = [normalize_path(v, rules.family) for v in inv.positionals]
             if rule.unless_all_args is not None and paths:
@@ -396,6 +403,24 @@ def _only_help(args: list[str], has_verbs: bool) -> bool:
     if any(a in _RUNS_SOMETHING for a in rest):
         return False
     return all(a[:1].isalpha() and a.replace("-", "").replace("_", "").isalnum() for a in rest)
+
+
+_WHATIF = re.compile(r"[-\u2013\u2014]wh(a(t(i(f)?)?)?)?(:\$true)?", re.IGNORECASE)
+_CMDLET = re.compile(
+    r"(add|approve|backup|block|clear|close|compress|confirm|connect|convert|copy|deny|disable|"
+    r"disconnect|dismount|edit|enable|expand|export|format|grant|import|initialize|install|"
+    r"invoke|join|limit|lock|merge|mount|move|new|optimize|protect|publish|push|register|"
+    r"remove|rename|repair|reset|resize|restart|restore|resume|revoke|save|send|set|split|start|"
+    r"stop|suspend|sync|unblock|uninstall|unlock|unprotect|unpublish|unregister|update|write)"
+    r"-[a-z][a-z0-9]*",
+    re.IGNORECASE,
+)
+
+
+def _cmdlet_preview(name: str, args: list[str]) -> bool:
+    """A cmdlet run with -WhatIf only reports what it would do (a native program would
+    take -WhatIf as a plain argument and run, so the name must be a cmdlet's Verb-Noun)."""
+    return bool(_CMDLET.fullmatch(name)) and any(_WHATIF.fullmatch(a) for a in args)
 
 
 def _echoed_word(word: str) -> str | None:

@@ -159,8 +159,9 @@ def _ps_param(spec: CommandSpec, token: str, inv: Invocation) -> bool:
     # An ambiguous prefix is an error in PowerShell; count every candidate to stay on the safe side.
     for match in matches:
         inv.add_flag(spec.flags.get(match, spec.flags.get("-" + match, match)), token)
-    if colon:
+    if colon:  # -Path:C:\x names its argument as -Path C:\x does (that one reads as positional)
         inv.values.append(value)
+        inv.positionals.append(value)
     return False
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from typing import Any
 
 from termwise.agent.safety.model import Command, Finding, Redirect, Script
@@ -45,9 +46,62 @@ def _grammar(text: str) -> Script:
             script.problems.append(f"bash grammar not understood ({_short(exc)})")
         return script
     script = Script()
-    for node in nodes:
-        _statement(node, script)
+    token = _source.set(text)
+    try:
+        for node in nodes:
+            _statement(node, script)
+    finally:
+        _source.reset(token)
     return script
+
+
+# The text bashlex parsed, for reading a word again where bashlex dequotes it wrongly.
+_source: ContextVar[str] = ContextVar("bash_source", default="")
+
+
+def _word(part: Any) -> str:
+    """A word as bash sees it. bashlex drops every backslash inside "…", where bash keeps
+    those that escape nothing ("C:\\Users" stays C:\\Users); such words are read again."""
+    word: str = part.word
+    start, end = getattr(part, "pos", (0, 0))
+    raw = _source.get()[start:end]
+    if '"' in raw and "\\" in raw and "$(" not in raw and "`" not in raw:
+        return _dequote(raw) or word
+    return word
+
+
+def _dequote(raw: str) -> str | None:
+    """Quote removal for a word without expansions; None if its quotes do not close."""
+    out: list[str] = []
+    i, n = 0, len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "\\":
+            out.append(raw[i + 1 : i + 2])
+            i += 2
+        elif ch == "'":
+            end = raw.find("'", i + 1)
+            if end < 0:
+                return None
+            out.append(raw[i + 1 : end])
+            i = end + 1
+        elif ch == '"':
+            i += 1
+            while i < n and raw[i] != '"':
+                if raw[i] == "\\" and i + 1 < n:
+                    nxt = raw[i + 1]
+                    out.append(nxt if nxt in '"\\' else "" if nxt == "\n" else "\\" + nxt)
+                    i += 2
+                else:
+                    out.append(raw[i])
+                    i += 1
+            if i >= n:
+                return None
+            i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 # --- here-documents -------------------------------------------------------------------
@@ -284,7 +338,7 @@ def _command(node: Any) -> Command:
             _substitutions(part, command)
         elif part.kind == "word":
             dynamic = _substitutions(part, command)
-            command.add_word(part.word, dynamic)
+            command.add_word(_word(part), dynamic)
         elif part.kind == "redirect":
             _redirect(part, command)
     return command
@@ -407,7 +461,11 @@ class _Scanner:
         while self.i < n and text[self.i] != '"':
             ch = text[self.i]
             if ch == "\\" and self.i + 1 < n:
-                self._chars(text[self.i + 1])
+                # Inside "…" a backslash escapes only $ ` " \ and newline; before any other
+                # character it stays ("C:\Users" keeps its backslash, as bash keeps it).
+                nxt = text[self.i + 1]
+                if nxt != "\n":
+                    self._chars(nxt if nxt in '$`"\\' else "\\" + nxt)
                 self.i += 2
             elif ch == "$" and text[self.i + 1 : self.i + 2] == "(":
                 self._nested(self._balanced(self.i + 1))

@@ -141,6 +141,12 @@ class Rule:
     unless_all_args: LazyPattern | None = None  # silent when every argument matches (temp)
     all_args: LazyPattern | None = None  # fires only when every plain argument matches
     last_arg_any: LazyPattern | None = None  # the last plain argument (a destination)
+    # a whole word among the first VERB_WORDS plain arguments: `gh repo delete`, not a
+    # "delete" inside a quoted title or query
+    verbs_any: LazyPattern | None = None
+
+
+VERB_WORDS = 4
 
 
 @dataclass
@@ -389,6 +395,7 @@ _RULE_KEYS = frozenset(
         "unless_all_args",
         "all_args",
         "last_arg_any",
+        "verbs_any",
     }
 )
 
@@ -492,6 +499,7 @@ def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
         ),
         last_arg_any=_globs(raw["last_arg_any"], sets, fold) if "last_arg_any" in raw else None,
         all_args=_globs(raw["all_args"], sets, fold) if "all_args" in raw else None,
+        verbs_any=LazyPattern(raw["verbs_any"], re.IGNORECASE) if "verbs_any" in raw else None,
     )
 
 
