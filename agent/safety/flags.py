@@ -54,7 +54,12 @@ def read_invocation(name: str, spec: CommandSpec | None, args: list[str]) -> Inv
     if spec is None:
         inv.values = [a for a in args if not a.startswith("-")]
         inv.positionals = list(inv.values)
-        inv.flags = {a for a in args if a.startswith("-")}
+        # --dry-run=true is --dry-run; --dry-run=false is none at all
+        inv.flags = {
+            a.partition("=")[0]
+            for a in args
+            if a.startswith("-") and a.partition("=")[2].lower() not in _OFF_VALUES
+        }
         return inv
     rest = _read(spec, args, inv, stop_at_positional=bool(spec.subcommands))
     inv.global_flags = set(inv.flags)
