@@ -24,7 +24,7 @@ COMMON_PARAMS = (
     "confirm",
 )
 _FALSE_VALUES = ("$false", "0", "false")
-_OFF_VALUES = ("0", "false", "no", "off")
+_OFF_VALUES = ("0", "false", "no", "off", "none")
 
 
 @dataclass
@@ -117,10 +117,8 @@ def _posix_flag(spec: CommandSpec, token: str, inv: Invocation, following: str |
     if token.startswith("--") or spec.style == "long1":
         name, eq, value = token.partition("=")
         full = _long_names(spec, name)
-        switched_off = (
-            eq
-            and value.lower() in _OFF_VALUES
-            and not any(option in spec.value_options for option in full)
+        switched_off = eq and value.lower() in _OFF_VALUES and (
+            "dry" in name or not any(option in spec.value_options for option in full)
         )
         for option in full if not switched_off else ():  # --dry-run=false is no dry run
             inv.add_flag(spec.flags.get(option, option), name)
