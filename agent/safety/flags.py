@@ -117,8 +117,10 @@ def _posix_flag(spec: CommandSpec, token: str, inv: Invocation, following: str |
     if token.startswith("--") or spec.style == "long1":
         name, eq, value = token.partition("=")
         full = _long_names(spec, name)
-        switched_off = eq and value.lower() in _OFF_VALUES and (
-            "dry" in name or not any(option in spec.value_options for option in full)
+        switched_off = (
+            eq
+            and value.lower() in _OFF_VALUES
+            and ("dry" in name or not any(option in spec.value_options for option in full))
         )
         for option in full if not switched_off else ():  # --dry-run=false is no dry run
             inv.add_flag(spec.flags.get(option, option), name)
