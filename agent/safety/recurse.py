@@ -7,7 +7,7 @@ import binascii
 import re
 from typing import TYPE_CHECKING
 
-from termwise.agent.safety import inline
+from termwise.agent.safety import inline, runners
 from termwise.agent.safety.rules import RuleSet, Wrapper
 
 if TYPE_CHECKING:
@@ -109,6 +109,8 @@ def handle(
     analyzer: Analyzer, name: str, args: list[str], dynamic: list[bool], rules: RuleSet, depth: int
 ) -> bool:
     """Analyse what `name args` runs when it runs something else; True when fully handled."""
+    if name in runners.RUNNERS and runners.handle(analyzer, name, args, dynamic, rules, depth):
+        return True
     if name in inline.interpreter_names():
         inline.check(analyzer, name, args, rules.family, depth)
         return False  # the interpreter's own verdict (it runs code) still applies

@@ -1,0 +1,135 @@
+"""Package runners that start another program: `npx wrangler delete`, `pnpm exec`, `uv run`.
+
+The program they start is judged as if typed alone; a runner that may download the package
+first adds its own `confirm`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from termwise.agent.safety.rules import RuleSet
+
+if TYPE_CHECKING:
+    from termwise.agent.safety.engine import Analyzer
+
+
+@dataclass(frozen=True)
+class Runner:
+    # verb → whether it may fetch the package; no verbs: the runner itself runs the program
+    verbs: dict[str, bool]
+    values: frozenset[str]  # options that take the next word as their value
+    command_options: frozenset[str] = frozenset()  # their value is a whole command line
+    fetches: bool = False  # for runners without verbs
+    lead_words: frozenset[str] = frozenset()  # words allowed before the verb (`uv tool run`)
+
+
+_NPX_VALUES = frozenset(
+    {"-p", "--package", "--node-options", "--cache", "--registry", "--userconfig"}
+)
+_PY_PROJECT = frozenset({"-C", "--directory", "-P", "--project"})
+_CONDA = frozenset({"-n", "--name", "-p", "--prefix", "--cwd"})
+_UV_VALUES = frozenset(
+    {
+        "--with",
+        "--with-editable",
+        "--with-requirements",
+        "--python",
+        "-p",
+        "--project",
+        "--directory",
+        "--package",
+        "--extra",
+        "--group",
+        "--env-file",
+        "--index",
+        "--index-url",
+        "--from",
+    }
+)
+
+RUNNERS: dict[str, Runner] = {
+    "npx": Runner({}, _NPX_VALUES, frozenset({"-c", "--call"}), fetches=True),
+    "pnpx": Runner({}, _NPX_VALUES, frozenset({"-c", "--call"}), fetches=True),
+    "bunx": Runner({}, frozenset({"-p", "--package"}), fetches=True),
+    "uvx": Runner({}, _UV_VALUES, fetches=True),
+    "npm": Runner(
+        {"exec": True, "x": True},
+        frozenset({"-p", "--package", "-w", "--workspace", "--prefix", "-C"}),
+        frozenset({"-c", "--call"}),
+    ),
+    "pnpm": Runner(
+        {"exec": False, "dlx": True},
+        frozenset({"--dir", "-C", "--filter", "-F", "--package"}),
+        frozenset({"-c"}),
+    ),
+    "yarn": Runner({"dlx": True, "exec": False}, frozenset({"-p", "--package", "--cwd"})),
+    "bun": Runner({"x": True}, frozenset({"--cwd", "-p", "--package"})),
+    "uv": Runner({"run": False}, _UV_VALUES, lead_words=frozenset({"tool"})),
+    "poetry": Runner({"run": False}, _PY_PROJECT),
+    "bundle": Runner({"exec": False}, frozenset({"--gemfile"})),
+    "pdm": Runner({"run": False}, frozenset({"-p", "--project"})),
+    "hatch": Runner({"run": False}, frozenset({"-e", "--env"})),
+    "pipx": Runner({"run": True}, frozenset({"--spec", "--python", "--pip-args", "--index-url"})),
+    "conda": Runner({"run": False}, _CONDA),
+    "mamba": Runner({"run": False}, _CONDA),
+    "micromamba": Runner({"run": False}, _CONDA),
+}
+
+
+def handle(
+    analyzer: Analyzer, name: str, args: list[str], dynamic: list[bool], rules: RuleSet, depth: int
+) -> bool:
+    """Judge the program a runner starts; False when `args` start none (`npm install`)."""
+    runner = RUNNERS.get(name)
+    if runner is None:
+        return False
+    i, fetches = 0, runner.fetches
+    if runner.verbs:
+        i = _skip_options(runner, args, 0)
+        while i < len(args) and args[i] in runner.lead_words:
+            i += 1
+        if i >= len(args) or args[i] not in runner.verbs:
+            return False
+        fetches = runner.verbs[args[i]]
+        i += 1
+    for j in range(i, len(args)):
+        option, eq, value = args[j].partition("=")
+        if args[j] == "--" or not args[j].startswith("-"):
+            break
+        if option in runner.command_options:
+            line = value if eq else (args[j + 1] if j + 1 < len(args) else "")
+            _fetch_note(analyzer, name, fetches)
+            analyzer.text(line, rules.family, depth + 1)
+            return True
+    i = _skip_options(runner, args, i)
+    if i < len(args) and args[i] == "--":
+        i += 1
+    if i >= len(args):
+        return False
+    _fetch_note(analyzer, name, fetches)
+    words = [_program(args[i]) if fetches else args[i], *args[i + 1 :]]
+    analyzer.argv(words, (dynamic or [False] * len(args))[i:], rules, depth + 1)
+    return True
+
+
+def _program(package: str) -> str:
+    """The program a fetched package runs: `wrangler@4` → wrangler, `@scope/cli@1` → cli."""
+    if package.startswith("@") and "/" in package:
+        package = package.split("/", 1)[1]
+    return package.split("@", 1)[0] or package
+
+
+def _skip_options(runner: Runner, args: list[str], i: int) -> int:
+    while i < len(args) and args[i].startswith("-") and args[i] != "--":
+        takes_value = "=" not in args[i] and args[i] in runner.values
+        i += 2 if takes_value else 1
+    return i
+
+
+def _fetch_note(analyzer: Analyzer, name: str, fetches: bool) -> None:
+    if fetches:
+        analyzer.add(
+            "confirm", "package-runner", f"{name} may download the package before running it"
+        )
