@@ -405,22 +405,24 @@ def _only_help(args: list[str], has_verbs: bool) -> bool:
     return all(a[:1].isalpha() and a.replace("-", "").replace("_", "").isalnum() for a in rest)
 
 
-_WHATIF = re.compile(r"[-\u2013\u2014]wh(a(t(i(f)?)?)?)?(:\$true)?", re.IGNORECASE)
-_CMDLET = re.compile(
+# Patterns compiled on first use (re caches them): only PowerShell lines need them.
+_WHATIF = r"[-\u2013\u2014]wh(a(t(i(f)?)?)?)?(:\$true)?"
+_CMDLET = (
     r"(add|approve|backup|block|clear|close|compress|confirm|connect|convert|copy|deny|disable|"
     r"disconnect|dismount|edit|enable|expand|export|format|grant|import|initialize|install|"
     r"invoke|join|limit|lock|merge|mount|move|new|optimize|protect|publish|push|register|"
     r"remove|rename|repair|reset|resize|restart|restore|resume|revoke|save|send|set|split|start|"
     r"stop|suspend|sync|unblock|uninstall|unlock|unprotect|unpublish|unregister|update|write)"
-    r"-[a-z][a-z0-9]*",
-    re.IGNORECASE,
+    r"-[a-z][a-z0-9]*"
 )
 
 
 def _cmdlet_preview(name: str, args: list[str]) -> bool:
     """A cmdlet run with -WhatIf only reports what it would do (a native program would
     take -WhatIf as a plain argument and run, so the name must be a cmdlet's Verb-Noun)."""
-    return bool(_CMDLET.fullmatch(name)) and any(_WHATIF.fullmatch(a) for a in args)
+    if not any(re.fullmatch(_WHATIF, a, re.IGNORECASE) for a in args):  # cheap test first
+        return False
+    return bool(re.fullmatch(_CMDLET, name, re.IGNORECASE))
 
 
 def _echoed_word(word: str) -> str | None:
