@@ -57,6 +57,10 @@ def chain(words: list[str], rules: RuleSet) -> list[str]:
         name = resolve_name(words[0], rules)
         names.append(name)
         wrapper = rules.wrappers.get(name)
+        found = runners.started(name, words[1:]) if wrapper is None else None
+        if found is not None and found[2] is None:  # npx node, uv run python: the program
+            words = words[1 + found[0] :]
+            continue
         if wrapper is None:
             break
         words = _unwrap(wrapper, words[1:])

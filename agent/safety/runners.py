@@ -82,16 +82,35 @@ def handle(
     analyzer: Analyzer, name: str, args: list[str], dynamic: list[bool], rules: RuleSet, depth: int
 ) -> bool:
     """Judge the program a runner starts; False when `args` start none (`npm install`)."""
+    found = started(name, args)
+    if found is None:
+        return False
+    start, fetches, line = found
+    if fetches:
+        analyzer.add(
+            "confirm", "package-runner", f"{name} may download the package before running it"
+        )
+    if line is not None:
+        analyzer.text(line, rules.family, depth + 1)
+        return True
+    words = [_program(args[start]) if fetches else args[start], *args[start + 1 :]]
+    analyzer.argv(words, (dynamic or [False] * len(args))[start:], rules, depth + 1)
+    return True
+
+
+def started(name: str, args: list[str]) -> tuple[int, bool, str | None] | None:
+    """Where in `args` the started program begins, whether the runner may fetch it, and
+    the command line given whole (`npx -c '…'`); None when the runner starts nothing."""
     runner = RUNNERS.get(name)
     if runner is None:
-        return False
+        return None
     i, fetches = 0, runner.fetches
     if runner.verbs:
         i = _skip_options(runner, args, 0)
         while i < len(args) and args[i] in runner.lead_words:
             i += 1
         if i >= len(args) or args[i] not in runner.verbs:
-            return False
+            return None
         fetches = runner.verbs[args[i]]
         i += 1
     for j in range(i, len(args)):
@@ -99,19 +118,11 @@ def handle(
         if args[j] == "--" or not args[j].startswith("-"):
             break
         if option in runner.command_options:
-            line = value if eq else (args[j + 1] if j + 1 < len(args) else "")
-            _fetch_note(analyzer, name, fetches)
-            analyzer.text(line, rules.family, depth + 1)
-            return True
+            return j, fetches, value if eq else (args[j + 1] if j + 1 < len(args) else "")
     i = _skip_options(runner, args, i)
     if i < len(args) and args[i] == "--":
         i += 1
-    if i >= len(args):
-        return False
-    _fetch_note(analyzer, name, fetches)
-    words = [_program(args[i]) if fetches else args[i], *args[i + 1 :]]
-    analyzer.argv(words, (dynamic or [False] * len(args))[i:], rules, depth + 1)
-    return True
+    return (i, fetches, None) if i < len(args) else None
 
 
 def _program(package: str) -> str:
@@ -126,10 +137,3 @@ def _skip_options(runner: Runner, args: list[str], i: int) -> int:
         takes_value = "=" not in args[i] and args[i] in runner.values
         i += 2 if takes_value else 1
     return i
-
-
-def _fetch_note(analyzer: Analyzer, name: str, fetches: bool) -> None:
-    if fetches:
-        analyzer.add(
-            "confirm", "package-runner", f"{name} may download the package before running it"
-        )
