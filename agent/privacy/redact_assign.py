@@ -60,6 +60,13 @@ _MARKUP = (
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:key|name)=\"(?P<name>[^\"\n]{1,60})\"[ \t]+value=\"(?P<v>[^\"\n]{1,400})\""),
+    # <entry key="token">v</entry>, <property name="db.password">v</property>, .NET
+    # <setting name="ApiSecret"><value>v</value></setting>
+    re.compile(
+        r"<(?P<tag>[\w:.-]{1,40})[ \t][^<>\n]{0,200}?\b(?:key|name)=[\"'](?P<name>[^\"'\n]{1,60})[\"']"
+        r"[^<>\n]{0,200}>[ \t\r\n]*(?:<value>[ \t\r\n]*)?(?P<v>(?:(?!</)[^\s<]){1,400})"
+        r"[ \t\r\n]*(?:</value>[ \t\r\n]*)?</(?P=tag)>"
+    ),
 )
 # YAML block scalars under a secret-like name: `token: |` + indented lines.
 _YAML_BLOCK = re.compile(

@@ -241,3 +241,37 @@ def test_command_line_and_url_forms(text: str) -> None:
 def test_settings_next_to_secrets_survive(text: str) -> None:
     """Versions, domains and lengths stored under a vendor or secret-ish name stay readable."""
     assert redact(text).text == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('<entry key="token">9f8e7d6c5b4a39281706f5e4d3c2b1a0</entry>', "9f8e7d6c5b4a"),
+        (
+            '<property name="hibernate.connection.password">Sup3rS3cret!</property>',
+            "Sup3rS3cret!",
+        ),
+        (
+            '<setting name="ApiSecret" serializeAs="String">\n  <value>q8vK3mZr0Xc2Nw9L</value>\n'
+            "</setting>",
+            "q8vK3mZr0Xc2Nw9L",
+        ),
+    ],
+)
+def test_xml_elements_named_as_secrets(text: str, secret: str) -> None:
+    """An element whose key or name attribute names a secret loses its text, tags kept."""
+    out = redact(text).text
+    assert secret not in out and "[REDACTED:" in out
+    assert out.startswith(text[: text.index(">") + 1])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<entry key="color">blue</entry>',
+        '<property name="url">http://localhost:8080</property>',
+        '<property name="password.min.length">12</property>',
+    ],
+)
+def test_xml_elements_with_plain_settings_survive(text: str) -> None:
+    assert redact(text).text == text
