@@ -116,8 +116,7 @@ def _dest_dir(c: Case) -> str | None:
         return None
     dest = words[-1]
     if dest.endswith(("/", "\\")):
-        bare = dest.rstrip("/\\")
-        return bare if bare and not bare.endswith(":") else dest  # `bar/` → mkdir -p bar
+        return dest  # as typed: `mkdir -p bar/` is what the user would write
     return _dirname(dest) or None
 
 

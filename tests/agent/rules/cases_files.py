@@ -29,7 +29,7 @@ CASES = [
     T(
         "cp app.conf backup/2024/",
         "cp: cannot create regular file 'backup/2024/': Not a directory",
-        "mkdir -p backup/2024 && cp app.conf backup/2024/",
+        "mkdir -p backup/2024/ && cp app.conf backup/2024/",
     ),
     T(
         "cp app.conf backup/app.conf",
@@ -39,7 +39,7 @@ CASES = [
     T(
         "mv report.pdf archive/2023/",
         "mv: cannot move 'report.pdf' to 'archive/2023/': No such file or directory",
-        "mkdir -p archive/2023 && mv report.pdf archive/2023/",
+        "mkdir -p archive/2023/ && mv report.pdf archive/2023/",
     ),
     T(
         "touch src/utils/helpers.py",

@@ -116,7 +116,7 @@ CASES = [
     T(
         "mv build.zip releases/",
         "mv: rename build.zip to releases/: No such file or directory\n",
-        "mkdir -p releases && mv build.zip releases/",
+        "mkdir -p releases/ && mv build.zip releases/",
     ),
     # Silent failures where the first word cannot have run, or the script is not executable.
     T("./deploy.sh --dry-run", "", "chmod +x deploy.sh && ./deploy.sh --dry-run", exit_code=126),
