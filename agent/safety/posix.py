@@ -61,47 +61,16 @@ _source: ContextVar[str] = ContextVar("bash_source", default="")
 
 def _word(part: Any) -> str:
     """A word as bash sees it. bashlex drops every backslash inside "…", where bash keeps
-    those that escape nothing ("C:\\Users" stays C:\\Users); such words are read again."""
+    those that escape nothing ("C:\\Users" stays C:\\Users); such words are read again by
+    the forgiving scanner, which follows bash's quoting rules."""
     word: str = part.word
     start, end = getattr(part, "pos", (0, 0))
     raw = _source.get()[start:end]
     if '"' in raw and "\\" in raw and "$(" not in raw and "`" not in raw:
-        return _dequote(raw) or word
+        words = [w for pipe in tolerant_parse(raw).pipelines for c in pipe for w in c.words]
+        if len(words) == 1:
+            return words[0]
     return word
-
-
-def _dequote(raw: str) -> str | None:
-    """Quote removal for a word without expansions; None if its quotes do not close."""
-    out: list[str] = []
-    i, n = 0, len(raw)
-    while i < n:
-        ch = raw[i]
-        if ch == "\\":
-            out.append(raw[i + 1 : i + 2])
-            i += 2
-        elif ch == "'":
-            end = raw.find("'", i + 1)
-            if end < 0:
-                return None
-            out.append(raw[i + 1 : end])
-            i = end + 1
-        elif ch == '"':
-            i += 1
-            while i < n and raw[i] != '"':
-                if raw[i] == "\\" and i + 1 < n:
-                    nxt = raw[i + 1]
-                    out.append(nxt if nxt in '"\\' else "" if nxt == "\n" else "\\" + nxt)
-                    i += 2
-                else:
-                    out.append(raw[i])
-                    i += 1
-            if i >= n:
-                return None
-            i += 1
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
 
 
 # --- here-documents -------------------------------------------------------------------
