@@ -269,6 +269,7 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
     fold = family != "posix"
     ruleset = RuleSet(family=family, case_insensitive=fold)
     sets: dict[str, list[str]] = {}
+    parts: dict[str, str] = {}  # regex_parts: named pieces that regexes name as {{name}}
     for filename, data in docs:
         data = {} if data is None else data
         if not isinstance(data, dict):
@@ -276,6 +277,7 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
         try:
             for key, values in (data.get("path_sets") or {}).items():
                 sets.setdefault(key, []).extend(str(v) for v in values)
+            parts.update({str(k): str(v) for k, v in (data.get("regex_parts") or {}).items()})
             default_style = data.get("default_style")
             for name, raw in (data.get("commands") or {}).items():
                 spec = _command(str(name), raw or {}, fold, default_style)
@@ -288,7 +290,7 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
                 wrapper = _wrapper(str(name), raw or {}, fold)
                 ruleset.wrappers[wrapper.name] = wrapper
             for raw in data.get("rules") or ():
-                ruleset.rules.append(_rule(raw, sets, fold))
+                ruleset.rules.append(_rule(raw, sets, fold, parts))
             for raw in data.get("pipeline_rules") or ():
                 ruleset.pipelines.append(
                     PipelineRule(
@@ -305,7 +307,7 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
                         raw["id"],
                         _level(raw["level"]),
                         raw["message"],
-                        LazyPattern(raw["regex"]),
+                        LazyPattern(_with_parts(raw["regex"], parts)),
                         tuple(str(w).lower() for w in raw.get("requires_any", ())),
                     )
                 )
@@ -473,7 +475,17 @@ def _wrapper(name: str, raw: dict[str, Any], fold: bool) -> Wrapper:
     )
 
 
-def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
+def _with_parts(pattern: str, parts: dict[str, str]) -> str:
+    """`{{name}}` replaced by the regex part of that name (an unknown name is a KeyError)."""
+    return _PART.sub(lambda m: parts[m[1]], pattern)
+
+
+_PART = re.compile(r"\{\{(\w+)\}\}")
+
+
+def _rule(
+    raw: dict[str, Any], sets: dict[str, list[str]], fold: bool, parts: dict[str, str]
+) -> Rule:
     _check_keys(f"rule {raw.get('id')}", raw, _RULE_KEYS)
     commands = raw["commands"]
     if isinstance(commands, str):
@@ -492,7 +504,9 @@ def _rule(raw: dict[str, Any], sets: dict[str, list[str]], fold: bool) -> Rule:
         global_flags_any=frozenset(raw.get("global_flags_any", ())),
         flags_none=frozenset(raw.get("flags_none", ())),
         args_any=_globs(raw["args_any"], sets, fold) if "args_any" in raw else None,
-        argv_regex=LazyPattern(raw["argv_regex"]) if "argv_regex" in raw else None,
+        argv_regex=(
+            LazyPattern(_with_parts(raw["argv_regex"], parts)) if "argv_regex" in raw else None
+        ),
         min_positionals=int(raw.get("min_positionals", 0)),
         unless_all_args=(
             _globs(raw["unless_all_args"], sets, fold) if "unless_all_args" in raw else None

@@ -58,6 +58,31 @@ def test_bad_levels_and_regexes_are_refused() -> None:
         compile_rules("posix", [("a.yaml", bad_set)])
 
 
+def test_regex_parts_are_shared_and_an_unknown_one_is_refused() -> None:
+    """A `{{name}}` in argv_regex or a text rule's regex is that regex part, from any earlier
+    file; a name no file defines is an error naming the file."""
+    common = {"regex_parts": {"key": r"id_rsa$"}}
+    use = {
+        "rules": [
+            {
+                "id": "r",
+                "level": "confirm",
+                "commands": "cat",
+                "argv_regex": "{{key}}",
+                "message": "m",
+            }
+        ],
+        "text_rules": [{"id": "t", "level": "confirm", "regex": "x {{key}}", "message": "m"}],
+    }
+    rules = compile_rules("posix", [("c.yaml", common), ("u.yaml", use)])
+    argv = rules.rules_for("cat")[0].argv_regex
+    assert argv is not None and argv.search("~/.ssh/id_rsa") and not argv.search("id_rsa.pub")
+    assert rules.texts[0].regex.search("x id_rsa")
+    unknown = {"text_rules": [{"id": "t", "level": "confirm", "regex": "{{nope}}", "message": "m"}]}
+    with pytest.raises(SafetyRulesError, match=r"u\.yaml.*nope"):
+        compile_rules("posix", [("u.yaml", unknown)])
+
+
 def test_later_files_extend_earlier_ones() -> None:
     """A second document can add a command and a rule for it: the rules really are data."""
     base = {"commands": {"ls": {"safe": True}}}
