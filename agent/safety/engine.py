@@ -252,11 +252,12 @@ class Analyzer:
         if spec is not None and _only_help(args, bool(spec.subcommands or spec.readonly_verbs)):
             self.add("safe", "help", f"{name} {' '.join(args)} only prints help or its version")
             return
-        if rules.family == "powershell" and _cmdlet_preview(spec.name if spec else name, args):
+        canonical = spec.name if spec is not None else name
+        if rules.family == "powershell" and _cmdlet_preview(canonical, args):
             self.add("confirm", "whatif", f"{words[0]} -WhatIf only shows what it would change")
             return
         inv = read_invocation(name, spec, args)
-        self.apply_rules(inv, spec.name if spec is not None else name, rules)
+        self.apply_rules(inv, canonical, rules)
         if spec is not None and spec.name == "sed":  # its script language can write and run
             for rule_id, message in sed_effects(args, dynamic[1:]):
                 self.add("confirm", rule_id, message)

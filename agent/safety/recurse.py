@@ -113,7 +113,7 @@ def handle(
     analyzer: Analyzer, name: str, args: list[str], dynamic: list[bool], rules: RuleSet, depth: int
 ) -> bool:
     """Analyse what `name args` runs when it runs something else; True when fully handled."""
-    if name in runners.RUNNERS and runners.handle(analyzer, name, args, dynamic, rules, depth):
+    if runners.handle(analyzer, name, args, dynamic, rules, depth):
         return True
     if name in inline.interpreter_names():
         inline.check(analyzer, name, args, rules.family, depth)
