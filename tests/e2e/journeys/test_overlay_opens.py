@@ -129,6 +129,7 @@ def test_a_typo_of_a_program_on_the_shells_own_path_is_corrected(
     mark = desk.hotkey()
     desk.wait_suggestion("echo model-says-hi", mark)
     assert desk.suggestions(mark)[0] == (0, "frobnicate")
+    desk.desktop.screenshot("journey-shell-path-fix.png")
     desk.key("Return")
     assert desk.wait_log("command typed: ", mark)["message"] == "command typed: frobnicate"
     desk.wait_overlay_closed()
