@@ -361,7 +361,9 @@ class Analyzer:
                 self.add("confirm", "changes", spec.message or f"{label} changes things")
             return
         if spec.level is not None:
-            self.add(spec.level, label.replace(" ", "-"), spec.message or f"{label} changes things")
+            # the id names the rule, not the spelling typed (DELETE and delete are one rule)
+            rule_id = label.replace(" ", "-").lower()
+            self.add(spec.level, rule_id, spec.message or f"{label} changes things")
         elif spec.safe:
             bad = spec.unsafe_flags & inv.flags
             if bad:
