@@ -7,7 +7,7 @@ import binascii
 import re
 from typing import TYPE_CHECKING
 
-from termwise.agent.safety import inline, runners
+from termwise.agent.safety import awkscript, inline, runners
 from termwise.agent.safety.rules import RuleSet, Wrapper
 
 if TYPE_CHECKING:
@@ -120,6 +120,11 @@ def handle(
         return False  # the interpreter's own verdict (it runs code) still applies
     if name == "parallel" and rules.family == "posix":
         return _parallel(analyzer, args, rules, depth)
+    if name in awkscript.AWKS and rules.family == "posix":
+        program = awkscript.program_of(args)
+        for command in awkscript.commands_run(program or ""):
+            analyzer.text(command, "posix", depth + 1)
+        return False  # the awk rules (runs commands, writes files) still apply
     if name == "busybox" and args and not args[0].startswith("-"):
         if args[0] in POSIX_SHELLS | {"hush"}:  # busybox sh -c '…'
             return _posix_shell(analyzer, args[0], args[1:], depth)

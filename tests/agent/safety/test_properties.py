@@ -154,3 +154,75 @@ def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
     small = _calls(unit * 40, shell)
     large = _calls(unit * 320, shell)
     assert large <= 10 * small + 1000, (small, large)
+
+
+_AWK_PIECES = st.sampled_from(
+    [
+        '"',
+        '\\"',
+        "print ",
+        "printf ",
+        "|",
+        "|&",
+        ' "sh"',
+        ' "bash -s"',
+        "system(",
+        "(",
+        ")",
+        "{",
+        "}",
+        ";",
+        ",",
+        "=",
+        "cmd",
+        " getline",
+        '"rm -rf /"',
+        '"git reset --hard"',
+        "\\n",
+        "$1",
+        "BEGIN",
+    ]
+)
+_AWK = st.lists(st.one_of(_AWK_PIECES, st.text(max_size=8)), max_size=60).map("".join)
+
+
+@given(_AWK)
+@settings(max_examples=400, deadline=None)
+def test_awk_reader_never_raises(program: str) -> None:
+    """Any awk program text is read without an error, and what it finds is text to judge."""
+    from termwise.agent.safety.awkscript import commands_run
+
+    found = commands_run(program)
+    assert all(isinstance(c, str) for c in found)
+    assert len(found) <= 32
+
+
+def _awk_lines(program: str) -> int:
+    """Lines executed by one read of the program: loop iterations count, unlike calls."""
+    from termwise.agent.safety.awkscript import commands_run
+
+    count = 0
+
+    def tally(_frame: object, event: str, _arg: object) -> object:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return tally
+
+    sys.settrace(tally)  # type: ignore[arg-type]
+    try:
+        commands_run(program)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ['print "a" | "sh" ', "system(x ", 'a = "x" ', '"cmd" | getline ', "((((", 'print "x", "y", '],
+)
+def test_awk_reader_work_grows_linearly(unit: str) -> None:
+    """Eight times the program makes at most about eight times the calls."""
+    small = _awk_lines(unit * 100)
+    large = _awk_lines(unit * 800)
+    assert large <= 10 * small + 1000, (small, large)
