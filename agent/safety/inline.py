@@ -25,6 +25,7 @@ _PATTERN_KEYS = (
     "delete_tree",
     "delete_file",
     "remove_dir",
+    "write_file",
     "delete_method",
     "recursive_flag",
     "walk",
@@ -108,8 +109,32 @@ def _interpreters(data: Any) -> tuple[dict[str, Interpreter], dict[str, Language
     return interpreters, languages
 
 
-def interpreter_names() -> frozenset[str]:
-    return frozenset(load_interpreters()[0])
+_VERSIONED = re.compile(r"(python[23]?|pypy3?|ruby|perl|php|node)(?:\d+(?:\.\d+)*)?")
+# Letters that take a value, so a cluster such as -Wc is not "-c with code next".
+_VALUE_LETTERS = frozenset("WXmMrFCx")
+
+
+def interpreter_of(name: str) -> Interpreter | None:
+    """The interpreter `name` is, a versioned name included (python3.13, perl5.36, php8.3)."""
+    interpreters = load_interpreters()[0]
+    found = interpreters.get(name)
+    if found is None:
+        match = _VERSIONED.fullmatch(name)
+        if match:
+            found = interpreters.get(match.group(1))
+    return found
+
+
+def _clustered_code(interp: Interpreter, token: str) -> tuple[bool, str]:
+    """(True, rest) when a short-option cluster ends in a code option: -Ic, -lne, -pe 'code'."""
+    if len(token) < 3 or token.startswith("--") or not token[1:].isalpha():
+        return False, ""
+    for k, letter in enumerate(token[1:], start=1):
+        if f"-{letter}" in interp.code_options:
+            return True, token[k + 1 :]
+        if letter in _VALUE_LETTERS:
+            return False, ""
+    return False, ""
 
 
 def script_of(interp: Interpreter, args: list[str]) -> tuple[str | None, bool]:
@@ -125,6 +150,9 @@ def script_of(interp: Interpreter, args: list[str]) -> tuple[str | None, bool]:
         glued = token[:2]
         if len(token) > 2 and glued in interp.code_options and not token.startswith("--"):
             return token[2:], False  # python -c'print(1)'
+        clustered, rest = _clustered_code(interp, token)
+        if clustered:  # perl -lne 'code', python -Ic 'code'
+            return (rest or (args[i + 1] if i + 1 < len(args) else "")), False
         if token == "-":
             return None, interp.dash_reads_stdin
         if (
@@ -138,7 +166,7 @@ def script_of(interp: Interpreter, args: list[str]) -> tuple[str | None, bool]:
 
 def reads_stdin(name: str, args: list[str]) -> bool:
     """True when interpreter `name` with `args` takes its program from stdin."""
-    interp = load_interpreters()[0].get(name)
+    interp = interpreter_of(name)
     return interp is not None and script_of(interp, args) == (None, True)
 
 
@@ -151,8 +179,8 @@ def check(
     stdin_text: str | None = None,
 ) -> None:
     """Read the inline script of interpreter `name` (or its stdin body) for deletes and shells."""
-    interpreters, languages = load_interpreters()
-    interp = interpreters.get(name)
+    languages = load_interpreters()[1]
+    interp = interpreter_of(name)
     if interp is None:
         return
     code, reads_stdin = script_of(interp, args)
@@ -170,7 +198,8 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
     shell_family: Family = "posix" if family == "posix" else "cmd"
     p = lang.patterns
     found = 0
-    for kind in ("shell", "argv", "program", "delete_tree", "delete_file", "remove_dir"):
+    kinds = ("shell", "argv", "program", "delete_tree", "delete_file", "remove_dir", "write_file")
+    for kind in kinds:
         for pattern in p[kind]:
             for match in pattern.finditer(code):
                 found += 1
@@ -238,6 +267,8 @@ def _call(
         rest = code[start + len(arg) : start + len(arg) + 2000].lstrip(" \t,")
         words = list_literal(rest) if rest.startswith("[") else []
         _run_words(analyzer, lang, [program or COMPUTED, *words], shell_family, depth)
+    elif kind == "write_file":
+        _write(analyzer, lang, path_of(arg, lang), shell_family, depth)
     else:
         path = path_of(arg, lang)
         whole = first_arguments_text(code, start)
@@ -283,6 +314,24 @@ def _delete(
     line = " ".join(words)
     message = f"the {lang.name} script deletes {shown}, like `{line}`" + (f": {why}" if why else "")
     analyzer.add(level if level != "safe" else "confirm", "inline-delete", message)
+
+
+def _write(analyzer: Analyzer, lang: Language, path: str, shell_family: Family, depth: int) -> None:
+    """Judge a file write as the shell's own write to that path (`tee PATH`, `copy nul PATH`)."""
+    from termwise.agent.safety.engine import Analyzer as Sub
+    from termwise.agent.safety.engine import verdict_level
+
+    if path == COMPUTED:
+        analyzer.add("confirm", "inline-write", f"the {lang.name} script writes a file")
+        return
+    words = ["copy", "nul", path] if shell_family == "cmd" else ["tee", path]
+    trial = Sub(budget=min(analyzer.budget, 5_000))
+    trial.argv(words, [False] * len(words), load_rules(shell_family), depth + 1)
+    if verdict_level(trial.findings) == "dangerous":
+        why = next(f.message for f in trial.findings if f.level == "dangerous")
+        analyzer.add("dangerous", "inline-write", f"the {lang.name} script writes {path}: {why}")
+    else:
+        analyzer.add("confirm", "inline-write", f"the {lang.name} script writes {path}")
 
 
 def _shell_looking(analyzer: Analyzer, lang: Language, code: str, depth: int) -> None:
@@ -343,6 +392,9 @@ def string_literal(arg: str) -> str | None:
     if match is None:
         return None
     body = next((g for g in match.groups() if g is not None), "")
+    prefix = arg.strip()[: len(arg.strip()) - len(arg.strip().lstrip("rRbBuUfF"))]
+    if "r" in prefix.lower():
+        return body  # r'C:\Users\u': a raw string keeps its backslashes
     return _unescape(body)
 
 
@@ -396,7 +448,9 @@ def path_of(arg: str, lang: Language) -> str:
 def _unescape(body: str) -> str:
     if "\\" not in body:
         return body
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+    # Known escapes are read; others keep their backslash (C:\Users stays a Windows path).
+    known = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"', "`": "`", "$": "$", " ": " "}
+    return re.sub(r"\\(.)", lambda m: known.get(m.group(1), m.group(0)), body)
 
 
 def stdin_language(names: set[str]) -> str | None:

@@ -115,7 +115,7 @@ def handle(
     """Analyse what `name args` runs when it runs something else; True when fully handled."""
     if runners.handle(analyzer, name, args, dynamic, rules, depth):
         return True
-    if name in inline.interpreter_names():
+    if inline.interpreter_of(name) is not None:
         inline.check(analyzer, name, args, rules.family, depth)
         return False  # the interpreter's own verdict (it runs code) still applies
     if name == "parallel" and rules.family == "posix":
