@@ -6,6 +6,7 @@ first adds its own `confirm`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,9 @@ class Runner:
     command_options: frozenset[str] = frozenset()  # their value is a whole command line
     fetches: bool = False  # for runners without verbs
     lead_words: frozenset[str] = frozenset()  # words allowed before the verb (`uv tool run`)
+    # `pnpm wrangler …` / `yarn wrangler …`: a first word that is not one of the runner's own
+    # commands starts the project's script or installed program of that name
+    own_commands: frozenset[str] = frozenset()
 
 
 _NPX_VALUES = frozenset(
@@ -49,6 +53,23 @@ _UV_VALUES = frozenset(
     }
 )
 
+_PNPM_OWN = frozenset(
+    "add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune "
+    "fetch install-test it patch patch-commit patch-remove audit list ls la ll outdated why licenses "
+    "run run-script test t tst start stop restart exec dlx create init publish pack store root bin "
+    "setup server env deploy doctor config c get set cache self-update recursive multi m help "
+    "approve-builds ignored-builds catalog version docs home login logout whoami owner dist-tag "
+    "search view info show star unstar stars team token unpublish deprecate undeprecate access "
+    "adduser ci clean-install dedupe sbom query pkg profile repo bugs fund edit explore x".split()
+)
+_YARN_OWN = frozenset(
+    "add audit autoclean bin cache check config constraints create dedupe dlx exec explain "
+    "generate-lock-entry global help import info init install licenses link list login logout node "
+    "npm outdated owner pack patch patch-commit plugin policies publish rebuild remove run search "
+    "set stage tag team test unlink unplug up upgrade upgrade-interactive version versions why "
+    "workspace workspaces sdks start".split()
+)
+
 RUNNERS: dict[str, Runner] = {
     "npx": Runner({}, _NPX_VALUES, frozenset({"-c", "--call"}), fetches=True),
     "pnpx": Runner({}, _NPX_VALUES, frozenset({"-c", "--call"}), fetches=True),
@@ -63,8 +84,13 @@ RUNNERS: dict[str, Runner] = {
         {"exec": False, "dlx": True},
         frozenset({"--dir", "-C", "--filter", "-F", "--package"}),
         frozenset({"-c"}),
+        own_commands=_PNPM_OWN,
     ),
-    "yarn": Runner({"dlx": True, "exec": False}, frozenset({"-p", "--package", "--cwd"})),
+    "yarn": Runner(
+        {"dlx": True, "exec": False},
+        frozenset({"-p", "--package", "--cwd"}),
+        own_commands=_YARN_OWN,
+    ),
     "bun": Runner({"x": True}, frozenset({"--cwd", "-p", "--package"})),
     "uv": Runner({"run": False}, _UV_VALUES, lead_words=frozenset({"tool"})),
     "poetry": Runner({"run": False}, _PY_PROJECT),
@@ -78,14 +104,60 @@ RUNNERS: dict[str, Runner] = {
 }
 
 
+# node_modules/.bin/wrangler, node_modules/wrangler/bin/wrangler.js, node_modules/@s/cli/bin/x.mjs
+_MODULE_BIN = re.compile(
+    r"(?:^|[/\\])node_modules[/\\](?:\.bin[/\\](?P<bin>[^/\\.]+)(?:\.(?:cmd|ps1|exe))?"
+    r"|(?:@[^/\\]+[/\\])?[^/\\]+[/\\](?:bin|dist|lib|cli)[/\\](?P<file>[^/\\.]+)(?:\.[cm]?[jt]s)?)$"
+)
+_SCRIPT_HOSTS = {"node": (), "nodejs": (), "bun": ("run",), "deno": ("run",)}
+
+
+def module_program(name: str, args: list[str]) -> tuple[str, int] | None:
+    """(program, index of its first argument) when `node node_modules/x/bin/x.js …` runs a
+    package's own program, which is judged as if typed by name."""
+    if name not in _SCRIPT_HOSTS:
+        return None
+    i = 0
+    if args[:1] and args[0] in _SCRIPT_HOSTS[name]:
+        i = 1
+    while i < len(args) and args[i].startswith("-") and args[i] != "--":
+        i += 1
+    if i >= len(args):
+        return None
+    match = _MODULE_BIN.search(args[i])
+    if match is None:
+        return None
+    return (match.group("bin") or match.group("file")), i + 1
+
+
 def handle(
     analyzer: Analyzer, name: str, args: list[str], dynamic: list[bool], rules: RuleSet, depth: int
 ) -> bool:
     """Judge the program a runner starts; False when `args` start none (`npm install`)."""
+    module = module_program(name, args)
+    if module is not None:
+        program, first = module
+        rest = args[first:]
+        # its code is the package's, not the program of that name on PATH: never "safe"
+        analyzer.add(
+            "confirm", "package-program", f"{name} runs the {program} program of a package"
+        )
+        analyzer.argv(
+            [program, *rest], [False, *(dynamic or [False] * len(args))[first:]], rules, depth + 1
+        )
+        return True
     found = started(name, args)
     if found is None:
         return False
     start, fetches, line = found
+    runner = RUNNERS[name]
+    if runner.own_commands and args[start] not in runner.own_commands and line is None:
+        # a package.json script of that name wins over the program, so it is never "safe"
+        analyzer.add(
+            "confirm",
+            "project-script",
+            f"{name} runs the project's {args[start]} script or program",
+        )
     if fetches:
         analyzer.add(
             "confirm", "package-runner", f"{name} may download the package before running it"
@@ -109,6 +181,8 @@ def started(name: str, args: list[str]) -> tuple[int, bool, str | None] | None:
         i = _skip_options(runner, args, 0)
         while i < len(args) and args[i] in runner.lead_words:
             i += 1
+        if i < len(args) and runner.own_commands and args[i] not in runner.own_commands:
+            return i, False, None  # the project's own script or program (exec/dlx are own commands)
         if i >= len(args) or args[i] not in runner.verbs:
             return None
         fetches = runner.verbs[args[i]]
