@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _VALUE_OPTIONS = frozenset({"-F", "-v", "-f", "--field-separator", "--assign", "--file"})
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox"})
 _ESCAPES = {

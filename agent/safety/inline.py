@@ -109,7 +109,7 @@ def _interpreters(data: Any) -> tuple[dict[str, Interpreter], dict[str, Language
     return interpreters, languages
 
 
-_VERSIONED = re.compile(r"(python[23]?|pypy3?|ruby|perl|php|node)(?:\d+(?:\.\d+)*)?")
+_VERSIONED = r"(python[23]?|pypy3?|ruby|perl|php|node)(?:\d+(?:\.\d+)*)?"
 # Letters that take a value, so a cluster such as -Wc is not "-c with code next".
 _VALUE_LETTERS = frozenset("WXmMrFCx")
 
@@ -119,7 +119,7 @@ def interpreter_of(name: str) -> Interpreter | None:
     interpreters = load_interpreters()[0]
     found = interpreters.get(name)
     if found is None:
-        match = _VERSIONED.fullmatch(name)
+        match = re.fullmatch(_VERSIONED, name) if name[-1:].isdigit() else None
         if match:
             found = interpreters.get(match.group(1))
     return found

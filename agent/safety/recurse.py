@@ -7,7 +7,7 @@ import binascii
 import re
 from typing import TYPE_CHECKING
 
-from termwise.agent.safety import awkscript, inline, runners
+from termwise.agent.safety import inline, runners
 from termwise.agent.safety.rules import RuleSet, Wrapper
 
 if TYPE_CHECKING:
@@ -17,6 +17,7 @@ POSIX_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fi
 POWERSHELLS = frozenset({"pwsh", "powershell", "powershell_ise"})
 _ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 _ASSIGNERS = frozenset({"export", "declare", "typeset", "local", "readonly", "unset", "set"})
 
 
@@ -120,7 +121,9 @@ def handle(
         return False  # the interpreter's own verdict (it runs code) still applies
     if name == "parallel" and rules.family == "posix":
         return _parallel(analyzer, args, rules, depth)
-    if name in awkscript.AWKS and rules.family == "posix":
+    if name in _AWKS and rules.family == "posix":
+        from termwise.agent.safety import awkscript  # only awk needs it: keeps start-up lean
+
         program = awkscript.program_of(args)
         for command in awkscript.commands_run(program or ""):
             analyzer.text(command, "posix", depth + 1)

@@ -105,7 +105,7 @@ RUNNERS: dict[str, Runner] = {
 
 
 # node_modules/.bin/wrangler, node_modules/wrangler/bin/wrangler.js, node_modules/@s/cli/bin/x.mjs
-_MODULE_BIN = re.compile(
+_MODULE_BIN = (
     r"(?:^|[/\\])node_modules[/\\](?:\.bin[/\\](?P<bin>[^/\\.]+)(?:\.(?:cmd|ps1|exe))?"
     r"|(?:@[^/\\]+[/\\])?[^/\\]+[/\\](?:bin|dist|lib|cli)[/\\](?P<file>[^/\\.]+)(?:\.[cm]?[jt]s)?)$"
 )
@@ -124,7 +124,9 @@ def module_program(name: str, args: list[str]) -> tuple[str, int] | None:
         i += 1
     if i >= len(args):
         return None
-    match = _MODULE_BIN.search(args[i])
+    if "node_modules" not in args[i]:
+        return None
+    match = re.search(_MODULE_BIN, args[i])  # compiled on first use (re caches it)
     if match is None:
         return None
     return (match.group("bin") or match.group("file")), i + 1
