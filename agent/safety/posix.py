@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from contextvars import ContextVar
+from functools import cache
 from typing import Any
 
 from termwise.agent.safety.model import Command, Finding, Redirect, Script
@@ -37,9 +38,7 @@ def _grammar(text: str) -> Script:
         script.problems.append(f"too long to parse fully ({len(text)} characters)")
         return script
     try:
-        import bashlex
-
-        nodes = bashlex.parse(text)
+        nodes = _bashlex().parse(text)
     except Exception as exc:  # bashlex raises many types (NotImplementedError, IndexError …)
         script = tolerant_parse(text)
         if script.pipelines:  # nothing at all left means a comment or blank: "empty" says it
@@ -53,6 +52,25 @@ def _grammar(text: str) -> Script:
     finally:
         _source.reset(token)
     return script
+
+
+@cache
+def _bashlex() -> Any:
+    """bashlex, with its one known endless loop closed: a ${ with no } after it in a word
+    ('${'x, x'${', ${python -c '…) makes its parameter expansion restart at the word's start
+    for ever, allocating gigabytes. Such a word now fails to parse, as bash would refuse it."""
+    import bashlex
+    from bashlex import errors, subst
+
+    original = subst._paramexpand
+
+    def paramexpand(parserobj: Any, string: str, sindex: int) -> Any:
+        if string.startswith("${", sindex) and string.find("}", sindex + 2) < 0:
+            raise errors.ParsingError("bad substitution: no closing }", string, sindex)
+        return original(parserobj, string, sindex)
+
+    subst._paramexpand = paramexpand
+    return bashlex
 
 
 # The text bashlex parsed, for reading a word again where bashlex dequotes it wrongly.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from termwise.agent.safety.cmd import parse_cmd
 from termwise.agent.safety.model import Command, Script
 from termwise.agent.safety.posix import parse_posix, tolerant_parse
@@ -193,3 +194,17 @@ def test_sed_scripts_are_read_command_by_command() -> None:
     assert script_effect("/x;w y/p") is None
     assert script_effect("y/we/ew/;p") is None
     assert script_effect("a\\\nwrite this text") is None
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "text", ["'${'T", "echo '${'x", "x'${'", "echo 'a${b'c | sh", "'${{'T", "aws ${python -c 'x'"]
+)
+def test_unclosed_parameter_in_single_quotes_does_not_hang(text: str) -> None:
+    """bashlex loops for ever, allocating gigabytes, on a ${ with no } after it in a word;
+    such lines are read by the forgiving scanner instead."""
+    from termwise.agent.safety import classify
+
+    verdict = classify(text, "bash")
+    assert verdict.level in ("confirm", "dangerous")
+    assert any("grammar not understood" in r for r in verdict.reasons)
