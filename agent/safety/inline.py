@@ -149,6 +149,8 @@ def script_of(interp: Interpreter, args: list[str]) -> tuple[str | None, bool]:
             return value, False
         glued = token[:2]
         if len(token) > 2 and glued in interp.code_options and not token.startswith("--"):
+            if all(f"-{letter}" in interp.code_options for letter in token[2:]):
+                return (args[i + 1] if i + 1 < len(args) else ""), False  # node -pe 'code'
             return token[2:], False  # python -c'print(1)'
         clustered, rest = _clustered_code(interp, token)
         if clustered:  # perl -lne 'code', python -Ic 'code'
