@@ -9,7 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from termwise.agent.base.datafiles import resource_yaml
-from termwise.agent.safety.model import Family
+from termwise.agent.safety.model import Family, Level
 from termwise.agent.safety.rules import LazyPattern, SafetyRulesError, compile_all, load_rules
 
 if TYPE_CHECKING:
@@ -304,15 +304,8 @@ def _delete(
     if shell_family == "cmd":
         verb = {"rm": "del", "rmdir": "rd"}[words[0]]
         words = [verb, "/s", "/q", path] if "-rf" in words else [verb, path]
-    from termwise.agent.safety.engine import Analyzer as Sub
-    from termwise.agent.safety.engine import verdict_level
-
     shown = path if path != COMPUTED else "a path computed at run time"
-    trial = Sub(budget=min(analyzer.budget, 5_000))
-    rules = load_rules(shell_family)
-    trial.argv(words, [False] * (len(words) - 1) + [path == COMPUTED], rules, depth + 1)
-    level = verdict_level(trial.findings)
-    why = next((f.message for f in trial.findings if f.level == level and level != "safe"), "")
+    level, why = _judged_as(analyzer, words, shell_family, depth)
     line = " ".join(words)
     message = f"the {lang.name} script deletes {shown}, like `{line}`" + (f": {why}" if why else "")
     analyzer.add(level if level != "safe" else "confirm", "inline-delete", message)
@@ -320,20 +313,31 @@ def _delete(
 
 def _write(analyzer: Analyzer, lang: Language, path: str, shell_family: Family, depth: int) -> None:
     """Judge a file write as the shell's own write to that path (`tee PATH`, `copy nul PATH`)."""
-    from termwise.agent.safety.engine import Analyzer as Sub
-    from termwise.agent.safety.engine import verdict_level
-
     if path == COMPUTED:
         analyzer.add("confirm", "inline-write", f"the {lang.name} script writes a file")
         return
     words = ["copy", "nul", path] if shell_family == "cmd" else ["tee", path]
-    trial = Sub(budget=min(analyzer.budget, 5_000))
-    trial.argv(words, [False] * len(words), load_rules(shell_family), depth + 1)
-    if verdict_level(trial.findings) == "dangerous":
-        why = next(f.message for f in trial.findings if f.level == "dangerous")
+    level, why = _judged_as(analyzer, words, shell_family, depth)
+    if level == "dangerous":
         analyzer.add("dangerous", "inline-write", f"the {lang.name} script writes {path}: {why}")
     else:
         analyzer.add("confirm", "inline-write", f"the {lang.name} script writes {path}")
+
+
+def _judged_as(
+    analyzer: Analyzer, words: list[str], shell_family: Family, depth: int
+) -> tuple[Level, str]:
+    """The level a shell command line would get, and the message that earned it (for a
+    script call judged as its shell equivalent; the path, last, may be computed)."""
+    from termwise.agent.safety.engine import Analyzer as Sub
+    from termwise.agent.safety.engine import verdict_level
+
+    trial = Sub(budget=min(analyzer.budget, 5_000))
+    dynamic = [False] * (len(words) - 1) + [words[-1] == COMPUTED]
+    trial.argv(words, dynamic, load_rules(shell_family), depth + 1)
+    level = verdict_level(trial.findings)
+    why = next((f.message for f in trial.findings if f.level == level and level != "safe"), "")
+    return level, why
 
 
 def _shell_looking(analyzer: Analyzer, lang: Language, code: str, depth: int) -> None:
@@ -390,11 +394,12 @@ def _scan_argument(code: str, start: int, stop_at_comma: bool) -> str:
 
 def string_literal(arg: str) -> str | None:
     """The content of `arg` when it starts with a string literal ('x', "x", r'x', f"x", `x`)."""
-    match = _STRING.match(arg.strip())
+    text = arg.strip()
+    match = _STRING.match(text)
     if match is None:
         return None
     body = next((g for g in match.groups() if g is not None), "")
-    prefix = arg.strip()[: len(arg.strip()) - len(arg.strip().lstrip("rRbBuUfF"))]
+    prefix = text[: len(text) - len(text.lstrip("rRbBuUfF"))]
     if "r" in prefix.lower():
         return body  # r'C:\Users\u': a raw string keeps its backslashes
     return _unescape(body)
