@@ -3,9 +3,9 @@
 command) and `context` against `tmux capture-pane -p` (the peer, on its own socket).
 
 Run with `uv run pytest tests/bench/test_startup_bench.py -m bench -s`. Each round runs
-every side once, in the same order (interleaved), after one warm-up round that also
-leaves bytecode behind where PYTHONDONTWRITEBYTECODE would keep it from being written
-(an install with `uv sync --compile-bytecode` has it).
+every side once, in the same order (interleaved), after one warm-up round (page cache,
+the rules cache). Our modules are compiled first by the benchmarks' conftest, as an
+install leaves them.
 """
 
 from __future__ import annotations
