@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from termwise.agent.safety.recurse import POSIX_SHELLS
+
 _VALUE_OPTIONS = frozenset({"-F", "-v", "-f", "--field-separator", "--assign", "--file"})
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox"})
 _ESCAPES = {
     "n": "\n",
     "t": "\t",
@@ -195,7 +196,7 @@ def _is_shell(command: str) -> bool:
     words = command.split()
     while words and words[0] in ("sudo", "doas", "env", "exec", "command"):
         words = words[1:]
-    if not words or words[0].rsplit("/", 1)[-1] not in _SHELLS:
+    if not words or words[0].rsplit("/", 1)[-1] not in POSIX_SHELLS:
         return False
     rest = words[1:]
     if "-c" in rest:

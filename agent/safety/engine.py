@@ -9,7 +9,7 @@ import re
 from termwise.agent.safety import inline, recurse
 from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
-from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Script
+from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
 from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
 from termwise.agent.safety.sedscript import sed_effects
 
@@ -258,6 +258,9 @@ class Analyzer:
             return
         inv = read_invocation(name, spec, args)
         self.apply_rules(inv, canonical, rules)
+        if canonical == "dd" and rules.family == "posix":
+            # dd's `of=` is where it writes: the same targets matter as for `>`.
+            self.redirects(Command(redirects=_dd_outputs(args)), rules)
         if spec is not None and spec.name == "sed":  # its script language can write and run
             for rule_id, message in sed_effects(args, dynamic[1:]):
                 self.add("confirm", rule_id, message)
@@ -533,3 +536,14 @@ def verdict_level(findings: list[Finding]) -> Level:
     if not findings:
         return "confirm"
     return max((f.level for f in findings), key=lambda level: SEVERITY[level])
+
+
+def _dd_outputs(args: list[str]) -> list[Redirect]:
+    """dd's output files as redirections: it truncates them first unless given both
+    `oflag=append` and `conv=notrunc`."""
+
+    def has(key: str, value: str) -> bool:
+        return any(a.startswith(key) and value in a[len(key) :].split(",") for a in args)
+
+    op = ">>" if has("oflag=", "append") and has("conv=", "notrunc") else ">"
+    return [Redirect(op, a[3:]) for a in args if a.startswith("of=") and len(a) > 3]

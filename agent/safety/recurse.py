@@ -59,8 +59,8 @@ def chain(words: list[str], rules: RuleSet) -> list[str]:
         names.append(name)
         wrapper = rules.wrappers.get(name)
         found = runners.started(name, words[1:]) if wrapper is None else None
-        if found is not None and found[2] is None:  # npx node, uv run python: the program
-            words = words[1 + found[0] :]
+        if found is not None and found.line is None:  # npx node, uv run python: the program
+            words = words[1 + found.index :]
             continue
         if wrapper is None:
             break

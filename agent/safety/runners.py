@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from termwise.agent.safety.rules import RuleSet
 
@@ -27,6 +27,15 @@ class Runner:
     # `pnpm wrangler …` / `yarn wrangler …`: a first word that is not one of the runner's own
     # commands starts the project's script or installed program of that name
     own_commands: frozenset[str] = frozenset()
+
+
+class Start(NamedTuple):
+    """Where in the runner's arguments the started program begins, and how it is started."""
+
+    index: int
+    fetches: bool  # the runner may download the package first
+    line: str | None  # a command line given whole (`npx -c '…'`)
+    project: bool = False  # `pnpm wrangler`: the project's script of that name, or its program
 
 
 _NPX_VALUES = frozenset(
@@ -151,9 +160,8 @@ def handle(
     found = started(name, args)
     if found is None:
         return False
-    start, fetches, line = found
-    runner = RUNNERS[name]
-    if runner.own_commands and args[start] not in runner.own_commands and line is None:
+    start, fetches, line, project = found
+    if project:
         # a package.json script of that name wins over the program, so it is never "safe"
         analyzer.add(
             "confirm",
@@ -172,9 +180,8 @@ def handle(
     return True
 
 
-def started(name: str, args: list[str]) -> tuple[int, bool, str | None] | None:
-    """Where in `args` the started program begins, whether the runner may fetch it, and
-    the command line given whole (`npx -c '…'`); None when the runner starts nothing."""
+def started(name: str, args: list[str]) -> Start | None:
+    """How `args` start a program; None when the runner starts nothing (`npm install`)."""
     runner = RUNNERS.get(name)
     if runner is None:
         return None
@@ -184,7 +191,7 @@ def started(name: str, args: list[str]) -> tuple[int, bool, str | None] | None:
         while i < len(args) and args[i] in runner.lead_words:
             i += 1
         if i < len(args) and runner.own_commands and args[i] not in runner.own_commands:
-            return i, False, None  # the project's own script or program (exec/dlx are own commands)
+            return Start(i, False, None, project=True)  # exec/dlx are own commands
         if i >= len(args) or args[i] not in runner.verbs:
             return None
         fetches = runner.verbs[args[i]]
@@ -194,11 +201,11 @@ def started(name: str, args: list[str]) -> tuple[int, bool, str | None] | None:
         if args[j] == "--" or not args[j].startswith("-"):
             break
         if option in runner.command_options:
-            return j, fetches, value if eq else (args[j + 1] if j + 1 < len(args) else "")
+            return Start(j, fetches, value if eq else (args[j + 1] if j + 1 < len(args) else ""))
     i = _skip_options(runner, args, i)
     if i < len(args) and args[i] == "--":
         i += 1
-    return (i, fetches, None) if i < len(args) else None
+    return Start(i, fetches, None) if i < len(args) else None
 
 
 def _program(package: str) -> str:

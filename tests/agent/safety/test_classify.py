@@ -35,11 +35,13 @@ def _check(case: dict[str, Any]) -> None:
     verdict = classify(case["cmd"], case.get("shell", "bash"))
     assert verdict.level == case["level"], f"{case['cmd']!r}: {verdict}"
     assert verdict.reasons, "a verdict always says why"
+    fired = [reason.split(":", 1)[0] for reason in verdict.reasons]
     if "rule" in case:
-        fired = [reason.split(":", 1)[0] for reason in verdict.reasons]
         assert case["rule"] in fired, (
             f"{case['cmd']!r}: expected {case['rule']}, got {verdict.reasons}"
         )
+    if "not_rule" in case:  # a reason that would mislead the reader
+        assert case["not_rule"] not in fired, f"{case['cmd']!r}: {verdict.reasons}"
 
 
 @pytest.mark.parametrize("case", TABLE, ids=_id)
