@@ -165,6 +165,11 @@ def install_missing(c: Case) -> list[tuple[str, str]]:
     base = re.split(r"[\\/]", name)[-1]
     if base.startswith("."):
         return []
+    if base == "sudo":
+        from termwise.agent.rules.permission import sudo_for_linux
+
+        if sudo_for_linux(c):
+            return []  # gsudo would not give Windows apt or systemctl
     return install_commands(c, base)[:3]
 
 

@@ -181,6 +181,13 @@ _LINUX_ONLY = frozenset(
 )
 
 
+def sudo_for_linux(c: Case) -> bool:
+    """`sudo apt …` typed in a Windows shell: a Linux habit (WSL), not a missing sudo."""
+    if not c.windows or not c.parts or c.parts[0] != "sudo":
+        return False
+    return sh.program_name(sh.split(strip_sudo(c.script), c.family)) in _LINUX_ONLY
+
+
 @rule("sudo_missing", "There is no sudo here: run the command directly.", priority=6)
 def sudo_missing(c: Case) -> list[tuple[str, str]]:
     from termwise.agent.rules.not_found import missing_command
@@ -188,7 +195,7 @@ def sudo_missing(c: Case) -> list[tuple[str, str]]:
     if missing_command(c) != "sudo" or not c.parts or c.parts[0] != "sudo":
         return []
     rest = strip_sudo(c.script)
-    if c.windows and sh.program_name(sh.split(rest, c.family)) in _LINUX_ONLY:
+    if sudo_for_linux(c):
         return [
             (f"wsl sudo {rest}", "A Linux command: run it in WSL's Linux, where sudo is."),
         ]

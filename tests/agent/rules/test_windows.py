@@ -39,3 +39,18 @@ def test_windows_suggestions_never_use_posix_sudo() -> None:
         )
         assert got and not any(s.command.startswith("sudo ") for s in got)
         assert not any("&&" in s.command for s in got)
+
+
+def test_sudo_for_a_linux_tool_points_at_wsl_not_at_gsudo() -> None:
+    """`sudo apt …` in PowerShell means WSL: installing gsudo would not bring apt."""
+    for script in ("sudo apt install build-essential", "sudo systemctl restart nginx"):
+        got = [s.command for s in suggest_fixes(script, PS51.format("sudo"), 1, "powershell")]
+        assert got[0] == f"wsl {script}"
+        assert not any("gsudo" in g for g in got), got
+    # A Windows command under sudo still gets Windows' ways to elevate, gsudo among them.
+    got = [
+        s.command
+        for s in suggest_fixes("sudo choco install git", PS51.format("sudo"), 1, "powershell")
+    ]
+    assert "gsudo choco install git" in got
+    assert any("gerardog.gsudo" in g for g in got)
