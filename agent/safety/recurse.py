@@ -60,7 +60,7 @@ def chain(words: list[str], rules: RuleSet) -> list[str]:
         wrapper = rules.wrappers.get(name)
         found = runners.started(name, words[1:]) if wrapper is None else None
         if found is not None and found.line is None:  # npx node, uv run python: the program
-            words = words[1 + found.index :]
+            words = words[1 + found.at :]
             continue
         if wrapper is None:
             break

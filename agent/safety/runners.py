@@ -32,7 +32,7 @@ class Runner:
 class Start(NamedTuple):
     """Where in the runner's arguments the started program begins, and how it is started."""
 
-    index: int
+    at: int
     fetches: bool  # the runner may download the package first
     line: str | None  # a command line given whole (`npx -c '…'`)
     project: bool = False  # `pnpm wrangler`: the project's script of that name, or its program
