@@ -112,7 +112,7 @@ class Analyzer:
                     self.command(inner, rules, depth)
         if command.words and command.nested:
             self._fed_by_download(command, rules)
-        self.redirects(command, rules)
+        self.redirects(command.redirects, rules)
         for assignment in command.assignments:
             var = assignment.split("=", 1)[0].rstrip("+")
             for env_rule in rules.env:
@@ -201,8 +201,8 @@ class Analyzer:
             if own & rule.sinks and inner & rule.sources:
                 self.add(rule.level, rule.id, rule.message)
 
-    def redirects(self, command: Command, rules: RuleSet) -> None:
-        for redirect in command.redirects:
+    def redirects(self, redirects: list[Redirect], rules: RuleSet) -> None:
+        for redirect in redirects:
             if redirect.op.startswith("<"):
                 continue
             target = normalize_path(redirect.target, rules.family)
@@ -260,7 +260,7 @@ class Analyzer:
         self.apply_rules(inv, canonical, rules)
         if canonical == "dd" and rules.family == "posix":
             # dd's `of=` is where it writes: the same targets matter as for `>`.
-            self.redirects(Command(redirects=_dd_outputs(args)), rules)
+            self.redirects(_dd_outputs(args), rules)
         if spec is not None and spec.name == "sed":  # its script language can write and run
             for rule_id, message in sed_effects(args, dynamic[1:]):
                 self.add("confirm", rule_id, message)

@@ -84,7 +84,15 @@ cleanup() {
 trap cleanup EXIT
 
 # ------------------------------------------------------------------------ setup
-host_python() { (cd "$REPO" && uv run --quiet --no-sync python "$@"); }
+# host_python [--limit SECONDS] ARGS...: the project's Linux Python, stopped after SECONDS.
+host_python() {
+  local limit=()
+  if [ "$1" = --limit ]; then
+    limit=(timeout -k 30 "$2")
+    shift 2
+  fi
+  (cd "$REPO" && "${limit[@]}" uv run --quiet --no-sync python "$@")
+}
 
 make_prefix() {
   if [ ! -f "$WINEPREFIX/system.reg" ]; then
@@ -201,8 +209,7 @@ step_tests() {
   say "tests under Windows CPython"
   # Each folder has its own hard stop; this one caps the step, so the lane always ends.
   local limit=${TERMWISE_WINE_TESTS_LIMIT:-1500}
-  timed tests timeout -k 30 "$limit" bash -c 'cd "$1" && shift && exec uv run --quiet --no-sync python "$@"' \
-    _ "$REPO" "$HERE/wine_tests.py" --repo "$REPO" --out "$RUN/tests" \
+  timed tests host_python --limit "$limit" "$HERE/wine_tests.py" --repo "$REPO" --out "$RUN/tests" \
     --python "$PY" --summary "$RUN/tests-summary.txt" --jobs "${TERMWISE_WINE_JOBS:-2}"
   local rc=$?
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
