@@ -7,6 +7,7 @@ import os
 import select
 import signal
 import sys
+import time
 
 if sys.platform == "win32":  # spawn_pty never imports this module there
     raise ImportError("the POSIX PTY backend does not run on Windows")
@@ -18,6 +19,7 @@ from termwise.tray.host.pty.base import (
     TerminationPolicy,
     poll_until,
 )
+from termwise.tray.host.pty.pace import FloodPace
 
 # Dispositions a shell must start with, as under a terminal emulator. Ignored ones are
 # inherited through exec: a tray started under `nohup` would give shells whose jobs
@@ -106,6 +108,8 @@ class PosixPty(ReapedStatus):
         os.set_blocking(proc.fd, False)
         self._room = select.poll()
         self._room.register(proc.fd, select.POLLOUT)
+        # Linux only: the nap's sizes are set by a Linux PTY's capacity (see pace.py).
+        self._pace = FloodPace() if sys.platform == "linux" else None
 
     @classmethod
     def spawn(
@@ -131,13 +135,19 @@ class PosixPty(ReapedStatus):
         buf = self._read_buf if size <= READ_BUFFER else memoryview(bytearray(size))
         size = min(size, len(buf))
         n = 0
+        waited = 0.0
+        pace = self._pace
+        if pace is not None and pace.nap:
+            time.sleep(pace.nap)  # a flood of small writes: let the PTY gather them
         try:
             while True:
                 try:
                     n = os.readv(fd, (buf[:size],))
                     break
                 except BlockingIOError:
+                    began = time.perf_counter()
                     self._waiting.poll()  # nothing yet: sleep until output (or hang-up)
+                    waited += time.perf_counter() - began
             # A PTY hands over at most a few KiB per read. While a program floods it,
             # more is there at once: gathering it makes one chunk for the parser, the
             # clients and the socket instead of several (3-4x fewer for `seq`).
@@ -152,6 +162,8 @@ class PosixPty(ReapedStatus):
         except OSError as exc:  # EIO: the child side closed; EBADF: closed under us
             if exc.errno not in (errno.EBADF, errno.EIO):
                 raise
+        if pace is not None:
+            pace.after(n, waited, size)
         chunk = buf[:n].tobytes()
         if size == len(buf) < READ_BUFFER and n > size - MORE_ROOM and self._waiting.poll(0):
             # Full, and still more waiting: output is flooding in. (A shell's start-up

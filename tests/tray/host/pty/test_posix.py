@@ -101,6 +101,31 @@ class TestPosixPty(PtyContract):
         lines = b"".join(chunks).split(b"\r\n")
         assert lines[:-1] == [str(i).encode() for i in range(1, 300001)]
 
+    @pytest.mark.skipif(sys.platform != "linux", reason="the reader naps on Linux only")
+    def test_line_writes_read_with_naps_arrive_whole_and_the_echo_after_is_not_napped(
+        self, spawned
+    ):
+        """A program printing 100-byte lines one write each (the case the reader naps
+        for): every line arrives once and in order. Then `cat` echoes keys typed back to
+        back, as a program would type them: no read of an echo waits on a nap."""
+        line = "0123456789" * 9
+        pty = spawned(["sh", "-c", f"seq -f '%08g {line}' 1 40000; echo FLOOD-END; exec cat"])
+        got = bytearray()
+        deadline = time.monotonic() + 60
+        while b"FLOOD-END" not in got and time.monotonic() < deadline:
+            chunk = pty.read()
+            assert chunk, "the output ended early"
+            got += chunk
+        lines = bytes(got).split(b"\r\n")
+        assert lines[:40000] == [b"%08d %s" % (i, line.encode()) for i in range(1, 40001)]
+        time.sleep(0.05)  # the flood is over; cat waits for input
+        for key in b"abcdefghijklmnopqrstuvwxyz" * 2:
+            pty.write(bytes([key]))
+            echoed = pty.read()
+            while bytes([key]) not in echoed:
+                echoed += pty.read()
+            assert pty._pace.nap == 0, f"an echo read was followed by a nap at {chr(key)}"
+
     def test_a_flood_of_large_writes_comes_in_large_chunks(self, spawned):
         """Where a single PTY read gives about 4 KiB, a default-size read gathers what is
         already waiting: a flood arrives in chunks of tens of KiB (fewer wake-ups down
