@@ -38,7 +38,9 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
 
 
 class EchoTerminal:
-    """A byte-copier terminal that times how long a typed key takes to come back."""
+    """A byte-copier terminal that times how long a typed key takes to come back. It
+    reads with one plain blocking `os.read` per wake-up, as ByteTerminal does: our PTY
+    adapter's gathering and pacing must not change the instrument."""
 
     def __init__(self, argv: list[str]) -> None:
         self.pty: PtyProcess = spawn_pty(argv, rows=ROWS, cols=COLS)
@@ -47,9 +49,11 @@ class EchoTerminal:
         threading.Thread(target=self._run, daemon=True).start()
 
     def _run(self) -> None:
+        fd = self.pty.fileno()
+        os.set_blocking(fd, True)
         while True:
             try:
-                data = self.pty.read(65536)
+                data = os.read(fd, 65536)
             except OSError:
                 return
             if not data:
