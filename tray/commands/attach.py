@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from termwise.tray.commands.chord import CHORD_HELP, ChordFilter
 from termwise.tray.errors import TrayError
 from termwise.tray.ipc.client import Channel, open_channel
+from termwise.tray.ipc.client_terminal import terminal_name
 from termwise.tray.ipc.protocol import (
     HEADER,
     KIND_DATA,
@@ -544,8 +545,13 @@ def run_attach(
                 if size is not None:
                     fields.update(rows=size[0], cols=size[1])
                 fields["window"] = own_window()
-                info = channel.request("attach", **fields)["session"]
+                terminal = terminal_name(out_fd)
+                if terminal is not None:  # the host may write output straight to it
+                    fields["terminal"] = terminal
+                # Raw first: output the host writes to the terminal itself must meet the
+                # same terminal settings as what we write.
                 with raw_terminal(in_fd, out_fd):
+                    info = channel.request("attach", **fields)["session"]
                     outcome = relay(channel, in_fd, out_fd, size)
             finally:
                 channel.close()

@@ -7,6 +7,11 @@ socket does not take at once is queued for the writer thread, which coalesces qu
 chunks into large frames and sends them with vectored writes. So a keystroke's echo
 costs no wake-up, and a flood costs one send per many chunks.
 
+Given the client's own terminal (`terminal`, opened by the host: see
+client_terminal.py), output is written straight to it instead, as a bare relay would:
+the client process no longer wakes, receives or writes for each chunk. JSON frames still
+go through the connection, after the output queued before them.
+
 When a client falls more than `high_water` bytes behind, the reader waits for it
 (back-pressure, like a real terminal); a client stuck for `stall_limit` seconds is
 dropped so it cannot freeze the shell for everyone, and is told so in a last
@@ -16,6 +21,8 @@ dropped so it cannot freeze the shell for everyone, and is told so in a last
 from __future__ import annotations
 
 import logging
+import os
+import select
 import socket
 import sys
 import threading
@@ -50,6 +57,9 @@ else:
         return sock.sendmsg(buffers, (), flags)
 
 
+ROOM_WAIT_MS = 200  # a full terminal is polled this often, so a drop or abort is seen
+
+
 class ClientSink:
     """Ordered delivery of data and JSON frames to one attached client."""
 
@@ -62,8 +72,11 @@ class ClientSink:
         high_water: int = HIGH_WATER,
         low_water: int = LOW_WATER,
         stall_limit: float = STALL_LIMIT,
+        terminal: int | None = None,
     ) -> None:
         self._stream = stream
+        # The client's terminal (non-blocking, ours to close): output goes straight there.
+        self._tty = terminal
         # Vectored and non-blocking sends need a real socket (a Windows pipe has neither).
         self._sock = stream if isinstance(stream, socket.socket) and _DONTWAIT else None
         self._on_dead = on_dead
@@ -71,9 +84,10 @@ class ClientSink:
         self._high = high_water
         self._low = low_water
         self._stall = stall_limit
-        # (is_data, bytes, queued): data payloads still need a header; the rest are whole
-        # frames (JSON) or the unsent end of a frame that went out in part. `queued` is
-        # what the item counts toward `_pending` (0 for a JSON frame).
+        # (is_data, bytes, queued): data payloads still need a header (or, with a
+        # terminal, go to it as they are); the rest are whole frames (JSON) or the unsent
+        # end of a frame that went out in part. `queued` is what the item counts toward
+        # `_pending` (0 for a JSON frame).
         self._items: deque[tuple[bool, bytes, int]] = deque()
         self._pending = 0  # data bytes queued
         self._busy = False  # a send is in progress (the writer's or a direct one)
@@ -94,7 +108,14 @@ class ClientSink:
         with self._cond:
             if self._closing or self._dead:
                 return
-            if not self._items and not self._busy and self._sock is not None:
+            if not self._items and not self._busy and self._tty is not None:
+                rest = self._write_now(data)
+                if not rest:
+                    return
+                self._items.append((True, rest, len(rest)))
+                self._pending += len(rest)
+                self._cond.notify_all()
+            elif not self._items and not self._busy and self._sock is not None:
                 rest = self._send_now(data)
                 if not rest:
                     return
@@ -133,6 +154,20 @@ class ClientSink:
         if sent >= total:
             return b""
         return (header + data)[sent:]
+
+    def _write_now(self, data: bytes) -> bytes:
+        """Write output to the client's terminal without blocking (condition held); what
+        did not fit."""
+        assert self._tty is not None
+        try:
+            written = os.write(self._tty, data)
+        except (BlockingIOError, InterruptedError):
+            written = 0
+        except OSError:  # the terminal is gone (EIO): so is the client
+            self._fail()
+            return b""
+        self._sent += written
+        return data[written:] if written < len(data) else b""
 
     def push_json(self, message: dict[str, Any]) -> None:
         with self._cond:
@@ -205,8 +240,9 @@ class ClientSink:
         if self._on_dead is not None:
             self._on_dead()  # must not block: it only shuts the connection down
 
-    def _next_batch(self) -> tuple[list[bytes], int] | None:
-        """The next buffers to send and how many queued data bytes they hold."""
+    def _next_batch(self) -> tuple[list[bytes], int, bool] | None:
+        """The next buffers to send, how many queued data bytes they hold, and whether
+        they go to the client's terminal (else to the connection)."""
         with self._cond:
             while not self._items and not self._closing and not self._dead:
                 self._cond.wait()
@@ -215,17 +251,20 @@ class ClientSink:
             is_data, payload, queued = self._items.popleft()
             self._busy = True
             if not is_data:
-                return [payload], queued
-            parts = [b"", payload]
+                return [payload], queued, False
+            to_tty = self._tty is not None
+            # Room for the frame header, unless the output goes to the terminal as it is.
+            parts = [payload] if to_tty else [b"", payload]
             size = len(payload)
-            # Coalesce consecutive output chunks: fewer, larger frames and syscalls.
+            # Coalesce consecutive output chunks: fewer, larger writes.
             items = self._items
             while items and items[0][0] and size < MAX_DATA_CHUNK and len(parts) < MAX_IOV:
                 nxt = items.popleft()[1]
                 parts.append(nxt)
                 size += len(nxt)
-            parts[0] = _PACK(size, KIND_DATA)
-            return parts, size
+            if not to_tty:
+                parts[0] = _PACK(size, KIND_DATA)
+            return parts, size, to_tty
 
     def _send(self, parts: list[bytes]) -> None:
         if self._sock is None:
@@ -239,34 +278,67 @@ class ClientSink:
             sent = _sendmsg(sock, parts)
             with self._cond:
                 self._sent += sent
-            while sent:
-                first = parts[0]
-                if sent >= len(first):
-                    sent -= len(first)
-                    parts.pop(0)
-                else:
-                    parts[0] = first[sent:]
-                    sent = 0
+            _drop_sent(parts, sent)
+
+    def _write(self, parts: list[bytes]) -> None:
+        """Write output to the client's terminal, waiting for room; a drop or abort
+        meanwhile abandons it (the client is no longer owed it)."""
+        if sys.platform == "win32":  # never given a terminal there
+            raise OSError("a client's terminal is written to on POSIX only")
+        fd = self._tty
+        assert fd is not None
+        room = select.poll()
+        room.register(fd, select.POLLOUT)
+        while parts and not self._dead:
+            try:
+                written = os.writev(fd, parts)
+            except (BlockingIOError, InterruptedError):
+                room.poll(ROOM_WAIT_MS)
+                continue
+            with self._cond:
+                self._sent += written
+            _drop_sent(parts, written)
 
     def _run(self) -> None:
-        while True:
-            batch = self._next_batch()
-            if batch is None:
-                break
-            parts, size = batch
-            try:
-                self._send(parts)
-            except OSError:
+        try:
+            while True:
+                batch = self._next_batch()
+                if batch is None:
+                    break
+                parts, size, to_tty = batch
+                try:
+                    if to_tty:
+                        self._write(parts)
+                    else:
+                        self._send(parts)
+                except OSError:
+                    with self._cond:
+                        self._busy = False
+                        self._fail()
+                    return
                 with self._cond:
                     self._busy = False
-                    self._fail()
-                return
-            with self._cond:
-                self._busy = False
-                # max(): a drop may have cleared the count while this batch was out.
-                self._pending = max(0, self._pending - size)
-                self._cond.notify_all()
-        if self._dead:
-            self._hang_up()
-        elif self._on_drained is not None:
-            self._on_drained()
+                    # max(): a drop may have cleared the count while this batch was out.
+                    self._pending = max(0, self._pending - size)
+                    self._cond.notify_all()
+            if self._dead:
+                self._hang_up()
+            elif self._on_drained is not None:
+                self._on_drained()
+        finally:
+            with self._cond:  # push() reads it under the condition: never a closed fd
+                fd, self._tty = self._tty, None
+            if fd is not None:
+                os.close(fd)
+
+
+def _drop_sent(parts: list[bytes], sent: int) -> None:
+    """Take the first `sent` bytes off the front of `parts`."""
+    while sent:
+        first = parts[0]
+        if sent >= len(first):
+            sent -= len(first)
+            parts.pop(0)
+        else:
+            parts[0] = first[sent:]
+            sent = 0

@@ -22,6 +22,7 @@ from termwise.tray.host.errors import SessionEnded
 from termwise.tray.host.foreground import ClientWindow
 from termwise.tray.host.session import os_name
 from termwise.tray.ipc import auth, transport
+from termwise.tray.ipc.client_terminal import open_client_terminal
 from termwise.tray.ipc.protocol import (
     KIND_DATA,
     KIND_JSON,
@@ -407,13 +408,21 @@ class IpcServer:
             return
         # Once the exit event is out (or the client is dropped), shut the connection so
         # the input loop below ends too.
+        terminal = open_client_terminal(request.get("terminal"))
         sink = ClientSink(
             conn,
             on_drained=lambda: _shutdown(conn),
             on_dead=lambda: _shutdown(conn),
             stall_limit=self.stall_limit,
+            terminal=terminal,
         )
-        sink.push_json({"ok": True, "session": session_info(session, self._active_id())})
+        sink.push_json(
+            {
+                "ok": True,
+                "session": session_info(session, self._active_id()),
+                "direct": terminal is not None,
+            }
+        )
 
         def ended(code: int | None) -> None:
             sink.push_json({"event": "exit", "code": code})
@@ -430,21 +439,27 @@ class IpcServer:
         log.info("ipc: client attached to session %s", session.id)
         forget = self.host.attach_window(session.id, client_window(request))
         try:
-            self._relay_input(reader, session, sink)
+            gone = self._relay_input(reader, session, sink)
         finally:
             forget()
             detach()
             sink.finish()  # also when the connection broke: the writer thread must end
+        if gone:
+            # The client went away without detaching: what is queued must not reach the
+            # terminal it left (its shell may be back at the prompt there).
+            sink.abort()
             log.info("ipc: client detached from session %s", session.id)
         # Queued output and the exit event reach the client before the connection closes.
         sink.wait_done()
 
-    def _relay_input(self, reader: FrameReader, session: Session, sink: ClientSink) -> None:
+    def _relay_input(self, reader: FrameReader, session: Session, sink: ClientSink) -> bool:
+        """Keys and requests from an attached client until it detaches (False) or the
+        connection ends (True)."""
         host = self.host
         while True:
             frame = reader.read()
             if frame is None or sink.dead:
-                return
+                return frame is None
             kind, payload = frame
             if kind == KIND_DATA:
                 try:
@@ -464,7 +479,9 @@ class IpcServer:
                     session.resize(rows, cols)
             elif op == "detach":
                 sink.push_json({"event": "detached"})
-                return
+                # Output read after this would reach a terminal the client has left.
+                sink.finish()
+                return False
             else:
                 raise ProtocolError(f"unknown op {op!r} on an attached connection")
 

@@ -266,3 +266,68 @@ def test_sigterm_as_raw_mode_begins_still_restores_the_terminal(
         os.close(slave)
     assert wait_until(lambda: session_row(serve, sid)["clients"] == 0)
     assert session_row(serve, sid)["alive"]
+
+
+@wine_limit("no-posix-tools")
+@pytest.mark.parametrize("direct", ["1", "0"])
+def test_output_stops_at_detach(
+    serve: ServeProcess, monkeypatch: pytest.MonkeyPatch, direct: str
+) -> None:
+    """A session that keeps printing: once the terminal says it detached, not one more
+    byte of the session reaches it (the user's own shell is back there). Both ways of
+    carrying output: written by the host straight to the terminal, and sent through the
+    connection."""
+    import time
+
+    monkeypatch.setenv("TERMWISE_DIRECT_OUTPUT", direct)
+    sid = serve.client.create("bash")["id"]
+    serve.run_command(sid, "true")
+    serve.client.send(sid, "yes tick-$((1 + 1))", enter=True)  # a flood: output always queued
+    term = Terminal(attach_argv(sid))
+    try:
+        term.wait_for(b"tick-2")
+        term.pty.write(b"\x1dd")
+        assert term.pty.wait(15) == 0
+        term.wait_for(b"detached from session")
+        assert wait_until(lambda: session_row(serve, sid)["clients"] == 0)
+        time.sleep(0.5)
+        after = bytes(term.output).split(b"detached from session", 1)[1]
+        assert b"tick" not in after, after[:200]
+    finally:
+        term.close()
+    assert session_row(serve, sid)["alive"]
+
+
+@wine_limit("no-posix-tools")
+def test_a_killed_client_gets_no_more_of_the_output_queued_for_its_terminal(
+    serve: ServeProcess,
+) -> None:
+    """A frozen terminal lets megabytes of a flood queue up in the host for it; its client
+    is then killed. The queue is dropped, not poured into the terminal the client left:
+    what arrives after is only what the terminal itself already held."""
+    import os
+    import signal
+    import time
+
+    from tests.tray.commands.test_attach_exit import Terminal as PausableTerminal
+
+    sid = serve.client.create("bash")["id"]
+    serve.run_command(sid, "true")
+    term = PausableTerminal(sid)
+    try:
+        assert wait_until(lambda: session_row(serve, sid)["clients"] == 1)
+        term.output.clear()
+        term.reading.clear()  # the window stops reading
+        serve.client.send(sid, "yes tick-$((1 + 1))", enter=True)
+        time.sleep(1.5)  # the host fills its queue for this terminal to the high water (4 MB)
+        os.kill(term.pty.pid, signal.SIGKILL)
+        assert term.pty.wait(15) == 128 + signal.SIGKILL
+        assert wait_until(lambda: session_row(serve, sid)["clients"] == 0)
+        time.sleep(0.5)
+        term.reading.set()
+        time.sleep(1.0)
+        assert len(term.output) < 1_000_000, f"{len(term.output)} bytes reached the terminal"
+    finally:
+        term.reading.set()
+        term.pty.close()
+    assert session_row(serve, sid)["alive"]

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import select
 import socket
+import sys
 import threading
 import time
 
+import pytest
+from termwise.tray.ipc.client_terminal import open_client_terminal
 from termwise.tray.ipc.protocol import KIND_DATA, KIND_JSON, MAX_REPLY, FrameReader, decode_json
 from termwise.tray.ipc.relay import ClientSink
 
@@ -69,4 +74,109 @@ def test_slow_client_pushes_back_then_a_stuck_one_is_dropped() -> None:
     assert not worker.is_alive()
     assert blocked.is_set() and sink.dead
     assert time.monotonic() - start >= 0.5  # it did wait for the client first
+    b.close()
+
+
+# Output written straight to the client's terminal ------------------------------------------
+needs_pty = pytest.mark.skipif(sys.platform == "win32", reason="terminals are opened on POSIX")
+
+
+def _terminal() -> tuple[int, int]:
+    """A real terminal pair: (master the 'terminal emulator' reads, non-blocking slave
+    opened by name as the host does)."""
+    import pty
+    import tty
+
+    master, slave = pty.openpty()
+    tty.setraw(slave)  # as the attach client leaves it
+    fd = open_client_terminal(os.ttyname(slave))
+    os.close(slave)
+    assert fd is not None
+    return master, fd
+
+
+def _drain(master: int, want: int, timeout: float = 20.0) -> bytes:
+    got = bytearray()
+    deadline = time.monotonic() + timeout
+    while len(got) < want and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            got += os.read(master, 65536)
+    return bytes(got)
+
+
+@needs_pty
+def test_with_a_terminal_output_goes_to_it_and_events_to_the_connection_after_it() -> None:
+    """Every byte reaches the terminal in order, none of it the connection; the exit
+    event comes through the connection once the output before it is in the terminal."""
+    master, fd = _terminal()
+    a, b = socket.socketpair()
+    sink = ClientSink(a, terminal=fd)
+    expected = b"".join(f"line {i}\r\n".encode() for i in range(20000))
+    got = bytearray()
+    reader_done = threading.Event()
+
+    def emulator() -> None:  # reads slower than the output comes, so output queues
+        while len(got) < len(expected):
+            time.sleep(0.001)
+            got.extend(_drain(master, 1, 1.0))
+        reader_done.set()
+
+    threading.Thread(target=emulator, daemon=True).start()
+    for i in range(20000):
+        sink.push(f"line {i}\r\n".encode())
+    sink.push_json({"event": "exit", "code": 3})
+    sink.finish()
+    frame = FrameReader(b, MAX_REPLY).read()
+    assert frame is not None and frame[0] == KIND_JSON
+    assert decode_json(frame[1]) == {"event": "exit", "code": 3}
+    assert reader_done.wait(20)
+    assert bytes(got) == expected
+    sink.join(5)
+    with pytest.raises(OSError):  # the writer closed its own descriptor of the terminal
+        os.fstat(fd)
+    os.close(master)
+    a.close()
+    b.close()
+
+
+@needs_pty
+def test_a_terminal_nobody_reads_is_dropped_and_the_client_told_through_the_connection() -> None:
+    """A frozen terminal holds the shell only up to the stall limit; the writer then stops
+    writing to it and the connection carries the notice."""
+    master, fd = _terminal()
+    a, b = socket.socketpair()
+    sink = ClientSink(a, high_water=64 * 1024, low_water=16 * 1024, stall_limit=0.5, terminal=fd)
+    chunk = b"x" * 8192
+    done = threading.Event()
+
+    def produce() -> None:
+        for _ in range(200):
+            sink.push(chunk)
+            if sink.dead:
+                break
+        done.set()
+
+    threading.Thread(target=produce, daemon=True).start()
+    assert done.wait(10) and sink.dead
+    frame = FrameReader(b, MAX_REPLY).read()
+    assert frame is not None and decode_json(frame[1])["event"] == "dropped"
+    sink.join(5)
+    assert not sink._thread.is_alive()
+    os.close(master)
+    a.close()
+    b.close()
+
+
+@needs_pty
+def test_a_terminal_that_closes_ends_the_client() -> None:
+    """The emulator went away (EIO on write): the client is given up, not written on."""
+    master, fd = _terminal()
+    os.close(master)
+    hung_up = threading.Event()
+    a, b = socket.socketpair()
+    sink = ClientSink(a, terminal=fd, on_dead=hung_up.set)
+    sink.push(b"output for a closed terminal")
+    assert hung_up.wait(5) and sink.dead
+    a.close()
     b.close()

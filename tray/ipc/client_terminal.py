@@ -1,0 +1,61 @@
+"""An attached client's own terminal, opened by the host so output goes straight to it.
+
+Like tmux, which writes to its clients' terminals itself: a chunk of output then costs
+one write, not a send, a wake-up of the client, a receive and a write. The client names
+its terminal (`os.ttyname` of its output) when it attaches; the host opens that device
+itself, with an open file of its own, so making it non-blocking does not touch the
+client's (or its parent shell's) descriptor. Anything that is not a terminal of this
+user is refused, and the output goes through the connection as before.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import sys
+
+log = logging.getLogger(__name__)
+
+# These name whichever terminal the opener has, not the client's.
+_NOT_A_CLIENTS = frozenset({"/dev/tty", "/dev/console"})
+
+
+def terminal_name(fd: int) -> str | None:
+    """The device of the terminal at `fd`, for the attach request (None: not one)."""
+    if sys.platform == "win32":
+        return None
+    if os.environ.get("TERMWISE_DIRECT_OUTPUT") == "0":  # for comparing the two paths
+        return None
+    try:
+        return os.ttyname(fd) if os.isatty(fd) else None
+    except OSError:
+        return None
+
+
+def open_client_terminal(name: object) -> int | None:
+    """A non-blocking descriptor for writing to the terminal `name`, or None (then
+    output goes through the connection): not POSIX, no name, or not this user's
+    terminal."""
+    if sys.platform == "win32":
+        return None
+    if not isinstance(name, str):
+        return None
+    if not name.startswith("/dev/") or name in _NOT_A_CLIENTS or "/../" in name:
+        log.warning("ipc: not writing to %r: not a terminal device", name)
+        return None
+    flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(name, flags)
+    except OSError as exc:
+        log.info("ipc: output goes through the connection (cannot open %s: %s)", name, exc)
+        return None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISCHR(info.st_mode) and info.st_uid == os.getuid() and os.isatty(fd):
+            return fd
+        log.warning("ipc: not writing to %s: not a terminal of this user", name)
+    except OSError:
+        pass
+    os.close(fd)
+    return None
