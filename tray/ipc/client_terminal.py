@@ -44,7 +44,8 @@ def open_client_terminal(name: object) -> int | None:
     if not name.startswith("/dev/") or name in _NOT_A_CLIENTS or "/../" in name:
         log.warning("ipc: not writing to %r: not a terminal device", name)
         return None
-    flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC
+    # NOFOLLOW: /dev/stdout and /dev/fd/N are links that would resolve in the host.
+    flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW
     try:
         fd = os.open(name, flags)
     except OSError as exc:

@@ -60,6 +60,9 @@ def test_the_direct_path_can_be_turned_off(pair, monkeypatch) -> None:
         42,
         "",
         "/dev/tty",  # the opener's own terminal, not the client's
+        "/dev/stdout",  # links that resolve in the host, to the host's own files
+        "/dev/fd/1",
+        "/dev/fd/2",
         "/dev/null",  # a character device, but not a terminal
         "/dev/../etc/passwd",
         "/etc/passwd",
@@ -84,3 +87,11 @@ def test_a_regular_file_under_dev_is_refused(tmp_path) -> None:
             assert f.read() == "keep"
     finally:
         os.unlink(path)
+
+
+def test_a_link_to_a_terminal_is_refused(pair) -> None:
+    """/dev/fd/N names a terminal here, but in the host it would be whatever the host has
+    open at N: only a terminal's own device name is taken."""
+    link = f"/dev/fd/{pair[1]}"
+    assert os.isatty(pair[1]) and os.path.exists(link)
+    assert open_client_terminal(link) is None
