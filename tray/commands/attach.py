@@ -34,6 +34,7 @@ from termwise.tray.ipc.protocol import (
     MAX_REPLY,
     ProtocolError,
     decode_json,
+    drop_written,
     encode_data,
     encode_json,
 )
@@ -197,15 +198,7 @@ else:
 
 def _writev_all(fd: int, parts: list[memoryview]) -> None:
     while parts:
-        n = _writev(fd, parts[:MAX_IOV])
-        while n:
-            first = parts[0]
-            if n >= len(first):
-                n -= len(first)
-                parts.pop(0)
-            else:
-                parts[0] = first[n:]
-                n = 0
+        drop_written(parts, _writev(fd, parts[:MAX_IOV]))
 
 
 class _Stop(Exception):

@@ -11,7 +11,7 @@ import json
 import struct
 import time
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 HEADER = struct.Struct(">IB")
 KIND_JSON = 1
@@ -49,6 +49,21 @@ def encode_json(message: dict[str, Any]) -> bytes:
 def encode_data(data: bytes) -> bytes:
     """One raw data frame."""
     return HEADER.pack(len(data), KIND_DATA) + data
+
+
+Buffer = TypeVar("Buffer", bytes, memoryview)
+
+
+def drop_written(parts: list[Buffer], n: int) -> None:
+    """Take the first `n` bytes, which a vectored write took, off the front of `parts`."""
+    while n:
+        first = parts[0]
+        if n >= len(first):
+            n -= len(first)
+            parts.pop(0)
+        else:
+            parts[0] = first[n:]
+            n = 0
 
 
 def decode_json(payload: bytes) -> dict[str, Any]:

@@ -31,7 +31,13 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from termwise.tray.ipc.protocol import HEADER, KIND_DATA, MAX_DATA_CHUNK, encode_json
+from termwise.tray.ipc.protocol import (
+    HEADER,
+    KIND_DATA,
+    MAX_DATA_CHUNK,
+    drop_written,
+    encode_json,
+)
 from termwise.tray.ipc.transport import Stream
 
 log = logging.getLogger(__name__)
@@ -108,18 +114,15 @@ class ClientSink:
         with self._cond:
             if self._closing or self._dead:
                 return
-            if not self._items and not self._busy and self._tty is not None:
-                rest = self._write_now(data)
+            direct = self._tty is not None or self._sock is not None
+            if not self._items and not self._busy and direct:
+                if self._tty is not None:  # what is left is still raw output
+                    rest, is_data = self._write_now(data), True
+                else:  # what is left is the end of a whole frame
+                    rest, is_data = self._send_now(data), False
                 if not rest:
                     return
-                self._items.append((True, rest, len(rest)))
-                self._pending += len(rest)
-                self._cond.notify_all()
-            elif not self._items and not self._busy and self._sock is not None:
-                rest = self._send_now(data)
-                if not rest:
-                    return
-                self._items.append((False, rest, len(rest)))
+                self._items.append((is_data, rest, len(rest)))
                 self._pending += len(rest)
                 self._cond.notify_all()
             else:
@@ -278,7 +281,7 @@ class ClientSink:
             sent = _sendmsg(sock, parts)
             with self._cond:
                 self._sent += sent
-            _drop_sent(parts, sent)
+            drop_written(parts, sent)
 
     def _write(self, parts: list[bytes]) -> None:
         """Write output to the client's terminal, waiting for room; a drop or abort
@@ -297,7 +300,7 @@ class ClientSink:
                 continue
             with self._cond:
                 self._sent += written
-            _drop_sent(parts, written)
+            drop_written(parts, written)
 
     def _run(self) -> None:
         try:
@@ -330,15 +333,3 @@ class ClientSink:
                 fd, self._tty = self._tty, None
             if fd is not None:
                 os.close(fd)
-
-
-def _drop_sent(parts: list[bytes], sent: int) -> None:
-    """Take the first `sent` bytes off the front of `parts`."""
-    while sent:
-        first = parts[0]
-        if sent >= len(first):
-            sent -= len(first)
-            parts.pop(0)
-        else:
-            parts[0] = first[sent:]
-            sent = 0
