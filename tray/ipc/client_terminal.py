@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 import sys
 
 log = logging.getLogger(__name__)
 
-# These name whichever terminal the opener has, not the client's.
-_NOT_A_CLIENTS = frozenset({"/dev/tty", "/dev/console"})
+# Pseudo-terminals (Linux and BSD /dev/pts/N, macOS /dev/ttysNNN) and Linux consoles.
+# Checked before anything is opened: opening some devices has effects of its own (a
+# watchdog starts counting), and the host may run as root. Never /dev/tty, which names
+# the opener's own terminal. Any other terminal gets its output through the connection.
+_TERMINAL = re.compile(r"/dev/(?:pts/\d{1,7}|ttys?\d{1,7})")
 
 
 def terminal_name(fd: int) -> str | None:
@@ -41,10 +45,18 @@ def open_client_terminal(name: object) -> int | None:
         return None
     if not isinstance(name, str):
         return None
-    if not name.startswith("/dev/") or name in _NOT_A_CLIENTS or "/../" in name:
-        log.warning("ipc: not writing to %r: not a terminal device", name)
+    if not _TERMINAL.fullmatch(name):
+        log.warning("ipc: not writing to %r: not a terminal device", name[:100])
         return None
-    # NOFOLLOW: /dev/stdout and /dev/fd/N are links that would resolve in the host.
+    try:
+        info = os.stat(name, follow_symlinks=False)
+    except OSError as exc:
+        log.info("ipc: output goes through the connection (%s: %s)", name, exc)
+        return None
+    if not stat.S_ISCHR(info.st_mode) or info.st_uid != os.getuid():
+        log.warning("ipc: not writing to %s: not a terminal of this user", name)
+        return None
+    # NOFOLLOW: a link put in its place since the check is not followed.
     flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW
     try:
         fd = os.open(name, flags)

@@ -6,6 +6,8 @@ import os
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from termwise.tray.ipc.client_terminal import open_client_terminal, terminal_name
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="terminals are opened on POSIX")
@@ -63,6 +65,11 @@ def test_the_direct_path_can_be_turned_off(pair, monkeypatch) -> None:
         "/dev/stdout",  # links that resolve in the host, to the host's own files
         "/dev/fd/1",
         "/dev/fd/2",
+        "/dev/watchdog",  # opening it has an effect: never opened
+        "/dev/ttyS0",  # a serial line: output goes through the connection
+        "/dev/pts/../../etc/passwd",
+        "/dev/pts/0\n",
+        "/dev/pts/",
         "/dev/null",  # a character device, but not a terminal
         "/dev/../etc/passwd",
         "/etc/passwd",
@@ -95,3 +102,21 @@ def test_a_link_to_a_terminal_is_refused(pair) -> None:
     link = f"/dev/fd/{pair[1]}"
     assert os.isatty(pair[1]) and os.path.exists(link)
     assert open_client_terminal(link) is None
+
+
+@given(
+    st.one_of(
+        st.text(max_size=40),
+        st.builds("/dev/pts/{}".format, st.text(max_size=12)),
+        st.builds("/dev/tty{}".format, st.text(max_size=12)),
+        st.integers().map("/dev/pts/{}".format),
+    )
+)
+def test_any_name_a_client_sends_is_refused_or_is_a_terminal(name: str) -> None:
+    """Whatever an attach request names: no exception, and only a terminal is kept."""
+    fd = open_client_terminal(name)
+    if fd is not None:
+        try:
+            assert os.isatty(fd)
+        finally:
+            os.close(fd)
