@@ -34,7 +34,7 @@ class InterruptWatch:
         writer.setblocking(False)  # the signal handler must never block on it
         try:
             self._old = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-        except ValueError:  # not the main thread: Python's own handling only
+        except (ValueError, OSError):  # not the main thread: Python's own handling only
             reader.close()
             writer.close()
             return self
@@ -50,7 +50,12 @@ class InterruptWatch:
     ) -> None:
         if self._pair is None:
             return
-        signal.set_wakeup_fd(self._old)
+        try:
+            signal.set_wakeup_fd(self._old)
+        except (ValueError, OSError):
+            # The one before was closed meanwhile (an event loop that did not put its
+            # own back, seen under Windows): leave none rather than a dead one.
+            signal.set_wakeup_fd(-1)
         reader, writer = self._pair
         self._pair = None
         writer.close()
