@@ -7,6 +7,7 @@ import os
 import select
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -191,16 +192,11 @@ def test_chat_without_a_model_says_so(chat_env: dict[str, Any]) -> None:
         term.close()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals a thread by its id")
-def test_ctrl_c_that_misses_the_blocked_main_thread_still_stops_the_answer(
-    chat_env: dict[str, Any], llm_server: LlmServer
+def _interrupt_a_stalled_answer(
+    chat_env: dict[str, Any], llm_server: LlmServer, interrupt: Callable[[Term], None]
 ) -> None:
-    """The Ctrl-C a user can lose: it lands on another thread (or just before the main
-    thread blocks in its read), so the read of a stalled answer is never interrupted.
-    It still stops the answer, and the chat goes on."""
-    import os
-    import signal
-
+    """A chat whose answer stalls after its first words is interrupted by `interrupt`:
+    "(interrupted)" shows, the stream is closed, and the next question is answered."""
     term = Term(
         [sys.executable, "-m", "termwise.tray.commands.cli", "chat"],
         chat_env["work"],
@@ -213,10 +209,7 @@ def test_ctrl_c_that_misses_the_blocked_main_thread_still_stops_the_answer(
         )
         term.send("tell me a long story")
         term.expect("termwise> This answe")
-        pid = term.proc.pid
-        others = [int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid]
-        assert others, "the chat runs no other thread to take the signal"
-        os.kill(others[0], signal.SIGINT)  # delivered to that thread, not the main one
+        interrupt(term)
         term.expect("(interrupted)", 10)
         assert llm_server.wait_disconnect(10)
         term.expect("you> ")
@@ -232,25 +225,22 @@ def test_ctrl_c_stops_an_answer_and_the_chat_goes_on(
     chat_env: dict[str, Any], llm_server: LlmServer
 ) -> None:
     """Ctrl-C during a stalled answer stops it, closes the stream and returns to the prompt."""
-    term = Term(
-        [sys.executable, "-m", "termwise.tray.commands.cli", "chat"],
-        chat_env["work"],
-        chat_env["env"],
-    )
-    try:
-        term.expect("you> ")
-        llm_server.reply(
-            text="This answer never ends because the server stalls", chunk_size=5, stall_after=2
-        )
-        term.send("tell me a long story")
-        term.expect("termwise> This answe")
-        term.proc.write(b"\x03")
-        term.expect("(interrupted)")
-        assert llm_server.wait_disconnect(10)
-        term.expect("you> ")
-        llm_server.reply(text="Still here.")
-        term.send("are you there?")
-        term.expect("Still here.")
-        term.send("/exit")
-    finally:
-        term.close()
+    _interrupt_a_stalled_answer(chat_env, llm_server, lambda term: term.proc.write(b"\x03"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals a thread by its id")
+def test_ctrl_c_that_misses_the_blocked_main_thread_still_stops_the_answer(
+    chat_env: dict[str, Any], llm_server: LlmServer
+) -> None:
+    """The Ctrl-C a user can lose: it lands on another thread (or just before the main
+    thread blocks in its read), so the read of a stalled answer is never interrupted.
+    It still stops the answer, and the chat goes on."""
+    import signal
+
+    def to_another_thread(term: Term) -> None:
+        pid = term.proc.pid
+        others = [int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid]
+        assert others, "the chat runs no other thread to take the signal"
+        os.kill(others[0], signal.SIGINT)  # delivered to that thread, not the main one
+
+    _interrupt_a_stalled_answer(chat_env, llm_server, to_another_thread)
