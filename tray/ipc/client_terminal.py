@@ -53,7 +53,7 @@ def open_client_terminal(name: object) -> int | None:
     except OSError as exc:
         log.info("ipc: output goes through the connection (%s: %s)", name, exc)
         return None
-    if not stat.S_ISCHR(info.st_mode) or info.st_uid != os.getuid():
+    if not _this_users_device(info):
         log.warning("ipc: not writing to %s: not a terminal of this user", name)
         return None
     # NOFOLLOW: a link put in its place since the check is not followed.
@@ -64,11 +64,17 @@ def open_client_terminal(name: object) -> int | None:
         log.info("ipc: output goes through the connection (cannot open %s: %s)", name, exc)
         return None
     try:
-        info = os.fstat(fd)
-        if stat.S_ISCHR(info.st_mode) and info.st_uid == os.getuid() and os.isatty(fd):
+        if _this_users_device(os.fstat(fd)) and os.isatty(fd):  # still what was checked
             return fd
         log.warning("ipc: not writing to %s: not a terminal of this user", name)
     except OSError:
         pass
     os.close(fd)
     return None
+
+
+def _this_users_device(info: os.stat_result) -> bool:
+    """A character device owned by the user the host runs as."""
+    if sys.platform == "win32":
+        return False
+    return stat.S_ISCHR(info.st_mode) and info.st_uid == os.getuid()

@@ -416,13 +416,7 @@ class IpcServer:
             stall_limit=self.stall_limit,
             terminal=terminal,
         )
-        sink.push_json(
-            {
-                "ok": True,
-                "session": session_info(session, self._active_id()),
-                "direct": terminal is not None,
-            }
-        )
+        sink.push_json({"ok": True, "session": session_info(session, self._active_id())})
 
         def ended(code: int | None) -> None:
             sink.push_json({"event": "exit", "code": code})
@@ -444,11 +438,11 @@ class IpcServer:
             forget()
             detach()
             sink.finish()  # also when the connection broke: the writer thread must end
+            log.info("ipc: client detached from session %s", session.id)
         if gone:
             # The client went away without detaching: what is queued must not reach the
             # terminal it left (its shell may be back at the prompt there).
             sink.abort()
-            log.info("ipc: client detached from session %s", session.id)
         # Queued output and the exit event reach the client before the connection closes.
         sink.wait_done()
 
