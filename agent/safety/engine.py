@@ -249,7 +249,9 @@ class Analyzer:
         if recurse.handle(self, name, args, dynamic[1:], rules, depth):
             return
         spec = rules.spec_for(name)
-        if spec is not None and _only_help(args, bool(spec.subcommands or spec.readonly_verbs)):
+        if spec is not None and _only_help(
+            args, bool(spec.subcommands or spec.readonly_verbs), spec.help_words
+        ):
             self.add("safe", "help", f"{name} {' '.join(args)} only prints help or its version")
             return
         canonical = spec.name if spec is not None else name
@@ -395,15 +397,16 @@ _WRAPPER_VAR = re.compile(
 _TEMP_VARS = ("TMPDIR", "TMP", "TEMP")
 
 
-def _only_help(args: list[str], has_verbs: bool) -> bool:
+def _only_help(args: list[str], has_verbs: bool, extra: frozenset[str] = frozenset()) -> bool:
     """`rm --help`, `terraform destroy --help`: the program prints text and does nothing else.
 
     Only as the first argument, or after a few verbs of a command that has verbs (not `run`
     or `exec`, whose later words belong to another program: `docker run img --help`).
     """
-    if not args or args[0] in _HELP_WORDS:
+    words = _HELP_WORDS | extra if extra else _HELP_WORDS
+    if not args or args[0] in words:
         return bool(args) and len(args) == 1
-    if not has_verbs or args[-1] not in _HELP_WORDS or len(args) > 4:
+    if not has_verbs or args[-1] not in words or len(args) > 4:
         return False
     rest = args[:-1]
     if any(a in _RUNS_SOMETHING for a in rest):
@@ -546,4 +549,9 @@ def _dd_outputs(args: list[str]) -> list[Redirect]:
         return any(a.startswith(key) and value in a[len(key) :].split(",") for a in args)
 
     op = ">>" if has("oflag=", "append") and has("conv=", "notrunc") else ">"
-    return [Redirect(op, a[3:]) for a in args if a.startswith("of=") and len(a) > 3]
+    # A device is the dd-to-device rule's: judged once, not again as a redirection.
+    return [
+        Redirect(op, a[3:])
+        for a in args
+        if a.startswith("of=") and len(a) > 3 and not a.startswith("of=/dev/")
+    ]

@@ -113,6 +113,7 @@ class CommandSpec:
     unsafe_flags: frozenset[str] = frozenset()
     max_positionals: int | None = None
     safe_args: frozenset[str] | None = None  # safe only when every argument is one of these
+    help_words: frozenset[str] = frozenset()  # more words that only print help (LVM's -h)
     value_options: frozenset[str] = frozenset()
     subcommands: dict[str, CommandSpec] = field(default_factory=dict)
     safe_without_subcommand: bool = False
@@ -372,6 +373,7 @@ _COMMAND_KEYS = frozenset(
         "unsafe_flags",
         "max_positionals",
         "safe_args",
+        "help_words",
         "value_options",
         "subcommands",
         "safe_without_subcommand",
@@ -428,6 +430,7 @@ def _command(name: str, raw: dict[str, Any], fold: bool, default: str | None = N
         unsafe_flags=frozenset(str(f) for f in raw.get("unsafe_flags", ())),
         max_positionals=raw.get("max_positionals"),
         safe_args=frozenset(str(a) for a in raw["safe_args"]) if "safe_args" in raw else None,
+        help_words=frozenset(str(a) for a in raw.get("help_words", ())),
         value_options=frozenset(_fold(str(v), case) for v in raw.get("value_options", ())),
         safe_without_subcommand=bool(raw.get("safe_without_subcommand", False)),
         readonly_verbs=_globs(raw["readonly_verbs"], {}, False)
