@@ -246,14 +246,10 @@ def _turn(args: argparse.Namespace, question: str, *, need_context: bool) -> int
         from termwise.tray.commands.ask_picker import run_picker
 
         return run_picker(turn, question, ctx, paths=paths, offline=args.offline)
+    from termwise.tray.commands.interrupt_watch import follow
+
     token = CancelToken()
-    events = turn.run(question, ctx, token)
-    try:
-        for event in events:
-            render.event(event)
-    except KeyboardInterrupt:
-        token.cancel()
-        events.close()  # closes the HTTP stream through the generator's cleanup
+    if follow(turn.run(question, ctx, token), token, render.event):
         return 130
     return render.exit_code()
 

@@ -128,10 +128,11 @@ def _deploy(
     shell: str | None,
 ) -> int:
     from termwise.agent.base.cancel import CancelToken
-    from termwise.agent.deploy.planner import PlanFinished, PlanProblem, StepReady
+    from termwise.agent.deploy.planner import PlanEvent, PlanFinished, PlanProblem, StepReady
     from termwise.agent.deploy.planning import plan_repository, read_target
     from termwise.agent.deploy.sources import classify_target
     from termwise.agent.llm.factory import make_client
+    from termwise.tray.commands.interrupt_watch import follow
     from termwise.tray.host.shells import default_shell
 
     kind, value = classify_target(args.target)
@@ -161,17 +162,17 @@ def _deploy(
         workdir=workdir,
     )
     finished: PlanFinished | None = None
-    try:
-        for event in events:
-            if isinstance(event, StepReady):
-                render.step(event.step)
-            elif isinstance(event, PlanProblem):
-                render.problem(event.message)
-            else:
-                finished = event
-    except KeyboardInterrupt:
-        token.cancel()
-        events.close()  # ends the HTTP stream
+
+    def show(event: PlanEvent) -> None:
+        nonlocal finished
+        if isinstance(event, StepReady):
+            render.step(event.step)
+        elif isinstance(event, PlanProblem):
+            render.problem(event.message)
+        else:
+            finished = event
+
+    if follow(events, token, show):
         render.note("planning interrupted")
         return EXIT_INTERRUPTED
     assert finished is not None

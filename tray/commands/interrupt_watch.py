@@ -14,11 +14,15 @@ import logging
 import signal
 import socket
 import threading
+from collections.abc import Callable, Iterator
 from types import TracebackType
+from typing import TypeVar
 
 from termwise.agent.base.cancel import CancelToken
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class InterruptWatch:
@@ -77,3 +81,28 @@ class InterruptWatch:
             if signal.SIGINT in data and token is not None:
                 log.debug("Ctrl-C: cancelling the answer in flight")
                 token.cancel()
+
+
+def follow(events: Iterator[T], token: CancelToken, show: Callable[[T], None]) -> bool:
+    """Show each event of a streamed answer; True when Ctrl-C stopped it (token cancelled,
+    stream closed), however the Ctrl-C landed."""
+    with InterruptWatch() as watch:
+        watch.current = token
+        try:
+            for event in events:
+                show(event)
+            if token.cancelled:
+                _run_pending_handlers()  # the Ctrl-C that cancelled it is raised here
+        except KeyboardInterrupt:
+            token.cancel()
+            close = getattr(events, "close", None)
+            if close is not None:
+                close()  # a generator's cleanup closes its HTTP stream
+            return True
+        finally:
+            watch.current = None
+    return token.cancelled
+
+
+def _run_pending_handlers() -> None:
+    """Entering a Python function runs signal handlers that are due (CPython checks there)."""
