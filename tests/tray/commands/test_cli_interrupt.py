@@ -17,6 +17,8 @@ from tests.support.llm_server import LlmServer
 from tests.tray.commands.test_cli_deploy import model_env, project, write_config
 from tests.tray.serve_support import TERMWISE
 
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals (SIGINT by pid)")
+
 SUGGESTION = '{"command": "ls -la", "explanation": "list"}\n'
 STEP = '{"step": 1, "title": "Build", "commands": ["make"]}\n'
 
