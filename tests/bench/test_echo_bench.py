@@ -45,6 +45,7 @@ class EchoTerminal:
     def __init__(self, argv: list[str]) -> None:
         self.pty: PtyProcess = spawn_pty(argv, rows=ROWS, cols=COLS)
         self._got = b""
+        self._last = 0.0  # when output last arrived
         self._cond = threading.Condition()
         threading.Thread(target=self._run, daemon=True).start()
 
@@ -60,7 +61,19 @@ class EchoTerminal:
                 return
             with self._cond:
                 self._got = (self._got + data)[-4096:]
+                self._last = time.monotonic()
                 self._cond.notify_all()
+
+    def settle(self, quiet: float = 0.3, timeout: float = 30.0) -> bool:
+        """Wait for the first screen (a prompt) and then a pause in output. Keys typed
+        earlier can be lost: a client that enters raw mode flushes pending input."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while time.monotonic() < deadline:
+                if self._last and time.monotonic() - self._last >= quiet:
+                    return True
+                self._cond.wait(quiet / 3)
+        return False
 
     def wait_for(self, needle: bytes, timeout: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout
@@ -95,9 +108,10 @@ def test_echo_round_trip(serve: ServeProcess) -> None:
         terms["termwise"] = EchoTerminal(attach_argv(sid))
         assert wait_until(lambda: serve.client.sessions()[0]["clients"] == 1)
         terms["tmux"] = EchoTerminal([*tmux, "new-session", "bash --norc --noprofile"])
-        for term in terms.values():
+        for name, term in terms.items():
+            assert term.settle(), f"{name}: no prompt"
             term.pty.write(b"cat\r")  # canonical mode: the inner terminal echoes each key
-            assert term.wait_for(b"cat\r\n")
+            assert term.wait_for(b"cat\r\n", 30), f"{name}: no echo of cat"
         time.sleep(0.5)
         medians: dict[str, list[float]] = {name: [] for name in terms}
         for _ in range(ROUNDS):
