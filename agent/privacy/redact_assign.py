@@ -75,9 +75,12 @@ _YAML_BLOCK = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 _BLOCK_NAME = re.compile(r"pass|pwd|secret|token|key|credential", re.IGNORECASE)
-# Where an unquoted value ends: before `;`/`,`/`&` that start the next `name=`, a `\n` escape
-# inside a JSON string, or closing punctuation.
-_VALUE_END = re.compile(r"[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[.;,)}\]>]+$")
+# Where an unquoted value ends: before `;`/`,`/`&` that start the next `name=` (after `&`,
+# a URL query's, a name of any length), a `\n` escape inside a JSON string, or closing
+# punctuation.
+_VALUE_END = re.compile(
+    r"&(?=[A-Za-z][\w.-]*=)|[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[.;,)}\]>]+$"
+)
 
 
 def name_before(text: str, end: int) -> str:

@@ -297,6 +297,19 @@ RULES: list[TokenRule] = [
         ("uthorization",),
         _I,
     ),
+    # Session cookies sign a user in as well as a password: a `Cookie:` / `Set-Cookie:` header's
+    # value, and curl's `-b` / `--cookie` argument.
+    TokenRule(
+        "cookie",
+        r"(?:^|[\s\"'])(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?P<s>[^\s\"';=]{1,100}=[^\r\n\"']{6,400})",
+        ("ookie",),
+        _I,
+    ),
+    TokenRule(
+        "cookie",
+        r"\bcurl\b[^\n]{0,300}?[ \t](?:-b|--cookie)[ \t]+(?P<s>\"[^\"\n]*=[^\"\n]*\"|'[^'\n]*=[^'\n]*'|[^\s\"']*=\S*)",
+        ("curl",),
+    ),
     # mysql/mysqldump/mysqladmin/mariadb `-pSECRET` (attached; a bare -p prompts).
     TokenRule(
         "password",

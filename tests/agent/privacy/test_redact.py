@@ -160,3 +160,9 @@ def test_a_token_used_as_url_userinfo_gets_one_clean_marker() -> None:
     assert out.found == ["github-token"]
     both = redact(f"https://bot:{token}@github.com/x")
     assert token not in both.text and both.text.count("[REDACTED:") == 1
+
+
+def test_a_query_token_is_hidden_and_the_parameters_after_it_stay() -> None:
+    """`?access_token=…&page=2`: only the token goes; `&page=2` is context the model needs."""
+    out = redact("GET https://api.example.com/items?access_token=f00dfeed0123456789abcdef&p=2 200")
+    assert out.text == "GET https://api.example.com/items?access_token=[REDACTED:token]&p=2 200"
