@@ -126,7 +126,7 @@ def test_attach_relays_resizes_detaches_and_exits_with_the_shell(serve: ServePro
         assert wait_until(lambda: session_row(serve, sid)["rows"] == 40)
         assert serve.run_command(sid, "stty size")["output"] == "40 100"
         term.pty.write(b"\x1dd")
-        assert term.pty.wait(15) == 0
+        assert term.pty.wait(15) == 0, bytes(term.output)[-600:]
         term.wait_for(b"detached from session")
     finally:
         term.close()
@@ -287,7 +287,7 @@ def test_output_stops_at_detach(
     try:
         term.wait_for(b"tick-2")
         term.pty.write(b"\x1dd")
-        assert term.pty.wait(15) == 0
+        assert term.pty.wait(15) == 0, bytes(term.output)[-600:]
         term.wait_for(b"detached from session")
         assert wait_until(lambda: session_row(serve, sid)["clients"] == 0)
         time.sleep(0.5)
