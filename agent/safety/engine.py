@@ -374,7 +374,7 @@ class Analyzer:
             if bad:
                 typed = ", ".join(sorted(inv.raw_flags.get(b, b) for b in bad))
                 self.add("confirm", "writes", f"{label} with {typed} changes things")
-            elif spec.safe_args is not None and not set(inv.args) <= spec.safe_args:
+            elif spec.safe_args is not None and not set(_own_args(inv, spec)) <= spec.safe_args:
                 what = spec.message or "runs code or changes things with these arguments"
                 self.add("confirm", "changes", f"{label} {what}")
             elif spec.max_positionals is not None and len(inv.positionals) > spec.max_positionals:
@@ -384,6 +384,11 @@ class Analyzer:
                 self.add("safe", "known-safe", label)
         else:
             self.add("confirm", "changes", spec.message or f"{label} changes things")
+
+
+def _own_args(inv: Invocation, spec: CommandSpec) -> list[str]:
+    """The arguments a spec judges: a subcommand's are those after its name."""
+    return inv.sub_args if spec is inv.sub_spec else inv.args
 
 
 _HELP_WORDS = frozenset({"--help", "--version", "-help", "-version", "-?", "/?"})
