@@ -27,7 +27,7 @@ from termwise.agent.chat.session import (
 )
 from termwise.agent.chat.skills.base import SkillContext
 from termwise.agent.llm.base import LlmClient
-from termwise.tray.commands.interrupt_watch import InterruptWatch
+from termwise.tray.commands.interrupt_watch import follow
 
 PROMPT = "you> "
 ANSWER = "termwise> "
@@ -84,13 +84,8 @@ class ChatRepl:
         self.out = out
         self.verbose = verbose
         self._answering = False
-        self._watch = InterruptWatch()
 
     def run(self) -> int:
-        with self._watch:
-            return self._loop()
-
-    def _loop(self) -> int:
         self.say(f"Termwise chat with {self.model_name()}. /exit leaves, /help lists commands.")
         while True:
             try:
@@ -125,18 +120,7 @@ class ChatRepl:
         cancel = CancelToken()
         events = self.session.ask(question, cancel)
         self._answering = False
-        self._watch.current = cancel
-        try:
-            for event in events:
-                self.show(event)
-        except KeyboardInterrupt:
-            cancel.cancel()
-            events.close()
-            self.say("\n(interrupted)")
-            return
-        finally:
-            self._watch.current = None
-        if cancel.cancelled:  # Ctrl-C closed the stream; its KeyboardInterrupt may follow
+        if follow(events, cancel, self.show):
             self.say("\n(interrupted)")
         elif self._answering:
             self.say("")
