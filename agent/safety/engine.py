@@ -259,6 +259,8 @@ class Analyzer:
             self.add("confirm", "whatif", f"{words[0]} -WhatIf only shows what it would change")
             return
         inv = read_invocation(name, spec, args)
+        if spec is not None and self._preview(spec, inv, canonical):
+            return  # the rules judge what it would do; a preview does none of it
         self.apply_rules(inv, canonical, rules)
         if canonical == "dd" and rules.family == "posix":
             # dd's `of=` is where it writes: the same targets matter as for `>`.
@@ -353,6 +355,21 @@ class Analyzer:
             self._spec_level(sub, inv, label)
             return
         self._spec_level(spec, inv, name)
+
+    def _preview(self, spec: CommandSpec, inv: Invocation, name: str) -> bool:
+        """A switch that turns the command into a listing or a preview: `robocopy /L`,
+        `kubectl delete --dry-run=client` (a command's switch holds for all its
+        subcommands; a subcommand's for itself)."""
+        for owner in (spec, inv.sub_spec):
+            if owner is None:
+                continue
+            shown = owner.safe_with & inv.flags
+            if shown and not (spec.unsafe_flags | owner.unsafe_flags) & inv.flags:
+                typed = inv.raw_flags.get(min(shown), min(shown))
+                label = name if owner is spec else f"{name} {inv.subcommand}"
+                self.add("safe", "preview", f"{label} with {typed} only lists or previews")
+                return True
+        return False
 
     def _spec_level(self, spec: CommandSpec, inv: Invocation, label: str) -> None:
         if spec.readonly_verbs is not None:

@@ -114,6 +114,8 @@ class CommandSpec:
     max_positionals: int | None = None
     safe_args: frozenset[str] | None = None  # safe only when every argument is one of these
     help_words: frozenset[str] = frozenset()  # more words that only print help (LVM's -h)
+    # switches that make a changing command only show or list (robocopy /L, brew cleanup -n)
+    safe_with: frozenset[str] = frozenset()
     value_options: frozenset[str] = frozenset()
     subcommands: dict[str, CommandSpec] = field(default_factory=dict)
     safe_without_subcommand: bool = False
@@ -374,6 +376,7 @@ _COMMAND_KEYS = frozenset(
         "max_positionals",
         "safe_args",
         "help_words",
+        "safe_with",
         "value_options",
         "subcommands",
         "safe_without_subcommand",
@@ -431,6 +434,7 @@ def _command(name: str, raw: dict[str, Any], fold: bool, default: str | None = N
         max_positionals=raw.get("max_positionals"),
         safe_args=frozenset(str(a) for a in raw["safe_args"]) if "safe_args" in raw else None,
         help_words=frozenset(str(a) for a in raw.get("help_words", ())),
+        safe_with=frozenset(_fold(str(f), case) for f in raw.get("safe_with", ())),
         value_options=frozenset(_fold(str(v), case) for v in raw.get("value_options", ())),
         safe_without_subcommand=bool(raw.get("safe_without_subcommand", False)),
         readonly_verbs=_globs(raw["readonly_verbs"], {}, False)
