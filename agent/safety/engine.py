@@ -10,6 +10,7 @@ from termwise.agent.safety import inline, recurse
 from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
+from termwise.agent.safety.powershell import code_text
 from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
 from termwise.agent.safety.sedscript import sed_effects
 
@@ -53,11 +54,13 @@ class Analyzer:
             self.add("confirm", "too-long", f"{len(text)} characters are more than anyone reviews")
         rules = load_rules(family)
         if len(text) <= MAX_REVIEW:  # pattern rules stay fast on anything a person could read
+            # PowerShell: not in comments or single-quoted strings (data, unless run as code)
+            scan = code_text(text) if family == "powershell" else text
             lowered = text.lower()
             for text_rule in rules.texts:
                 if text_rule.requires_any and not any(w in lowered for w in text_rule.requires_any):
                     continue
-                if text_rule.regex.search(text):
+                if _matches_code(text_rule.regex, text, scan):
                     self.add(text_rule.level, text_rule.id, text_rule.message)
         script = parse(text, family)
         if not script.pipelines and not script.problems:
@@ -120,6 +123,8 @@ class Analyzer:
                     self.add(env_rule.level, env_rule.id, f"{var}: {env_rule.message}")
         if command.stdin_text:
             self._stdin_script(command, rules, depth)
+        if command.stdin_text is not None or any(r.op == "<" for r in command.redirects):
+            self._reads_code_from_pipe(command, rules, "given on its input")
         words = command.words
         if command.assignments and words:
             words = _temp_assignment(command.assignments, words)
@@ -177,8 +182,11 @@ class Analyzer:
                 inline.check(self, interpreter, [], family, depth, text)
                 return
 
-    def _reads_code_from_pipe(self, command: Command, rules: RuleSet) -> None:
-        """`… | python3`: an interpreter given no script runs whatever arrives on the pipe."""
+    def _reads_code_from_pipe(
+        self, command: Command, rules: RuleSet, how: str = "piped into it"
+    ) -> None:
+        """`… | python3`, `python3 <<'EOF'`, `node < x.js`: an interpreter given no script
+        runs whatever arrives on its input."""
         chain = recurse.chain(command.words, rules) if command.words else []
         interpreter = inline.stdin_language(set(chain[-1:]))
         if interpreter is None or not command.words:
@@ -187,7 +195,7 @@ class Analyzer:
             (i for i, w in enumerate(command.words) if resolve_name(w, rules) == interpreter), 0
         )
         if inline.reads_stdin(interpreter, command.words[start + 1 :]):
-            self.add("confirm", "runs-input", f"{interpreter} runs the code piped into it")
+            self.add("confirm", "runs-input", f"{interpreter} runs the code {how}")
 
     def _fed_by_download(self, command: Command, rules: RuleSet) -> None:
         """`bash -c "$(curl …)"`, `sh <(wget …)`, `iex (iwr …)`: downloaded code runs directly."""
@@ -246,6 +254,10 @@ class Analyzer:
                 "lookalike-name",
                 f"{words[0]!r} has non-ASCII letters; it is not the command it resembles",
             )
+        if name.startswith("git-") and _is_git_subcommand(name[4:], rules):
+            # git-reset, /usr/libexec/git-core/git-push: git's own programs for its subcommands
+            self.argv(["git", name[4:], *args], [False, False, *dynamic[1:]], rules, depth + 1)
+            return
         if recurse.handle(self, name, args, dynamic[1:], rules, depth):
             return
         spec = rules.spec_for(name)
@@ -366,6 +378,9 @@ class Analyzer:
             shown = owner.safe_with & inv.flags
             if shown and not (spec.unsafe_flags | owner.unsafe_flags) & inv.flags:
                 typed = inv.raw_flags.get(min(shown), min(shown))
+                if _swallowed(inv.args, typed, spec, owner):
+                    inv.flags -= shown  # it is another option's value: no preview at all
+                    continue
                 label = name if owner is spec else f"{name} {inv.subcommand}"
                 self.add("safe", "preview", f"{label} with {typed} only lists or previews")
                 return True
@@ -401,6 +416,37 @@ class Analyzer:
                 self.add("safe", "known-safe", label)
         else:
             self.add("confirm", "changes", spec.message or f"{label} changes things")
+
+
+def _matches_code(regex: re.Pattern[str], text: str, scan: str) -> bool:
+    """A match that starts in code, not inside a comment or a quoted string (blanked in
+    `scan`); a match that starts in code may still read strings (its arguments)."""
+    if scan is text:
+        return regex.search(text) is not None
+    for n, match in enumerate(regex.finditer(text)):
+        if scan[match.start()] == text[match.start()] or n >= 20:
+            return True
+    return False
+
+
+def _is_git_subcommand(word: str, rules: RuleSet) -> bool:
+    git = rules.spec_for("git")
+    return git is not None and word in git.subcommands
+
+
+def _swallowed(args: list[str], typed: str, spec: CommandSpec, owner: CommandSpec) -> bool:
+    """`kubectl delete ns x --cache-dir --dry-run`: the option before the switch, one known
+    to take a value, takes it as that value."""
+    takes_value = spec.value_options | owner.value_options
+    seen = False
+    for i, word in enumerate(args):
+        if word != typed and not word.startswith(typed + "="):
+            continue
+        seen = True
+        before = args[i - 1] if i else ""
+        if before not in takes_value:
+            return False  # this one stands on its own
+    return seen
 
 
 def _own_args(inv: Invocation, spec: CommandSpec) -> list[str]:

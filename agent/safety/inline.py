@@ -26,6 +26,9 @@ _PATTERN_KEYS = (
     "delete_file",
     "remove_dir",
     "write_file",
+    "move_file",
+    "copy_file",
+    "copy_tree",
     "delete_method",
     "recursive_flag",
     "walk",
@@ -199,11 +202,25 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
         return
     shell_family: Family = "posix" if family == "posix" else "cmd"
     p = lang.patterns
+    quoted = _quoted(code)
     found = 0
-    kinds = ("shell", "argv", "program", "delete_tree", "delete_file", "remove_dir", "write_file")
+    kinds = (
+        "shell",
+        "argv",
+        "program",
+        "delete_tree",
+        "delete_file",
+        "remove_dir",
+        "write_file",
+        "move_file",
+        "copy_file",
+        "copy_tree",
+    )
     for kind in kinds:
         for pattern in p[kind]:
             for match in pattern.finditer(code):
+                if quoted[match.start()]:
+                    continue  # print("os.replace(a, b)"): text, not a call
                 found += 1
                 if found > MAX_CALLS:
                     return
@@ -235,6 +252,31 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
         _shell_looking(analyzer, lang, code, depth)
 
 
+def _quoted(code: str) -> bytearray:
+    """1 for each character inside a string literal ('…', "…", triple quotes), else 0:
+    a call written inside a string is data. Backticks are left alone (Ruby and Perl run
+    them; JavaScript's hold text)."""
+    mask = bytearray(len(code) + 1)
+    i, n = 0, len(code)
+    while i < n:
+        ch = code[i]
+        if ch == "#" and (i == 0 or code[i - 1] in " \t\n;"):
+            end = code.find("\n", i)
+            i = n if end < 0 else end  # a comment (Python, Ruby, Perl, shell-style PHP)
+            continue
+        if ch not in "'\"":
+            i += 1
+            continue
+        close = code[i : i + 3] if code[i : i + 3] in (ch * 3,) else ch
+        j = i + len(close)
+        while j < n and not code.startswith(close, j):
+            j += 2 if code[j] == "\\" else 1
+        end = min(n, j + len(close))
+        mask[i + 1 : end] = b"\x01" * (end - i - 1)
+        i = end
+    return mask
+
+
 def _deletes(code: str, p: dict[str, tuple[LazyPattern, ...]]) -> bool:
     kinds = ("delete_tree", "delete_file", "remove_dir", "delete_method")
     return any(pattern.search(code) for kind in kinds for pattern in p[kind])
@@ -252,7 +294,14 @@ def _call(
     arg = first_argument(code, start)
     if kind == "shell":
         literal = string_literal(arg)
-        if literal is not None and not _concatenated(arg):
+        items = _split_items(first_arguments_text(code, start))
+        if len(items) > 1 and all(string_literal(i) is not None for i in items[:2]):
+            # system('rm', '-rf', '/'): several words run as they are, without a shell
+            words = [string_literal(i) or COMPUTED for i in items]
+            _run_words(
+                analyzer, lang, [w if w != "" else COMPUTED for w in words], shell_family, depth
+            )
+        elif literal is not None and not _concatenated(arg):
             analyzer.text(literal, shell_family, depth + 1)
         elif arg.lstrip().startswith(("[", "(")):
             _run_words(analyzer, lang, list_literal(arg), shell_family, depth)
@@ -271,6 +320,11 @@ def _call(
         _run_words(analyzer, lang, [program or COMPUTED, *words], shell_family, depth)
     elif kind == "write_file":
         _write(analyzer, lang, path_of(arg, lang), shell_family, depth)
+    elif kind in ("move_file", "copy_file", "copy_tree"):
+        items = _split_items(first_arguments_text(code, start))
+        if len(items) >= 2:
+            paths = [path_of(items[0], lang), path_of(items[1], lang)]
+            _transfer(analyzer, lang, kind, paths, shell_family, depth)
     else:
         path = path_of(arg, lang)
         whole = first_arguments_text(code, start)
@@ -309,6 +363,32 @@ def _delete(
     line = " ".join(words)
     message = f"the {lang.name} script deletes {shown}, like `{line}`" + (f": {why}" if why else "")
     analyzer.add(level if level != "safe" else "confirm", "inline-delete", message)
+
+
+_TRANSFER = {
+    "move_file": (("mv",), ("move",), "moves"),
+    "copy_file": (("cp",), ("copy",), "copies"),
+    "copy_tree": (("cp", "-r"), ("xcopy", "/e", "/i"), "copies"),
+}
+
+
+def _transfer(
+    analyzer: Analyzer,
+    lang: Language,
+    kind: str,
+    paths: list[str],
+    shell_family: Family,
+    depth: int,
+) -> None:
+    """Judge a rename, move or copy call as the shell's `mv`/`cp` (`move`/`copy` on Windows)."""
+    posix, cmd, verb = _TRANSFER[kind]
+    words = [*(cmd if shell_family == "cmd" else posix), *paths]
+    level, why = _judged_as(analyzer, words, shell_family, depth)
+    shown = [p if p != COMPUTED else "a path computed at run time" for p in paths]
+    message = f"the {lang.name} script {verb} {shown[0]} to {shown[1]}, like `{' '.join(words)}`"
+    if level == "dangerous":
+        message += f": {why}"
+    analyzer.add("dangerous" if level == "dangerous" else "confirm", "inline-move", message)
 
 
 def _write(analyzer: Analyzer, lang: Language, path: str, shell_family: Family, depth: int) -> None:
@@ -446,10 +526,53 @@ def path_of(arg: str, lang: Language) -> str:
         inner = arg.strip()
         plain = any(h.fullmatch(inner) for h in lang.patterns["home"])
         joined = "join" in inner or "+" in inner or inner.count(",") > 0
-        return "~" if plain or not joined else "~/" + COMPUTED
+        if plain:
+            return "~"
+        spelled = _home_spelled(inner, lang)
+        if spelled is not None:
+            return spelled
+        return "~" if not joined else "~/" + COMPUTED
     if literal is not None:  # "/home/" + name: the fixed start tells where it goes
         return literal + COMPUTED
     return COMPUTED
+
+
+_TILDE = re.compile(
+    r"""^(?:os\.path\.)?(?:expanduser|File\.expand_path)\s*\(\s*(['"])(~[^'"]*)\1\s*\)$"""
+)
+_JOIN = re.compile(r"^(?:os\.path\.|path\.|File\.)?(?:join|resolve)\s*\(")
+
+
+def _home_spelled(inner: str, lang: Language) -> str | None:
+    """`expanduser('~/.ssh/x')`, `path.join(homedir(), '.ssh', 'x')`, `HOME + '/.ssh/x'`: the
+    path spelled out from the home folder, when every other piece is a literal."""
+    tilde = _TILDE.match(inner)
+    if tilde:
+        return tilde.group(2)
+    join = _JOIN.match(inner)
+    if join:
+        pieces = _split_items(first_arguments_text(inner, join.end()))
+    elif "+" in inner:
+        pieces = inner.split("+")
+    else:
+        return None
+    parts: list[str] = []
+    for piece in pieces:
+        text = piece.strip()
+        if string_literal(text) is None and any(h.search(text) for h in lang.patterns["home"]):
+            if parts:
+                return None  # the home folder in the middle: not a path we can spell
+            tilde = _TILDE.match(text)
+            parts.append(tilde.group(2) if tilde else "~")
+            continue
+        literal = string_literal(text)
+        if literal is None or _concatenated(text) or not parts:
+            return None
+        parts.append(literal)
+    if not parts:
+        return None
+    path = "/".join(p.strip("/") for p in parts if p.strip("/")) or "~"
+    return path if path.startswith("~") else None
 
 
 def _unescape(body: str) -> str:

@@ -317,6 +317,9 @@ def _all_pipelines(script: Script) -> list[list[Command]]:
     return found
 
 
+_LOGIN_SHELL = frozenset({"$SHELL", "${SHELL}", '"$SHELL"', '"${SHELL}"'})
+
+
 def _command(node: Any) -> Command:
     command = Command()
     for part in node.parts:
@@ -325,7 +328,10 @@ def _command(node: Any) -> Command:
             _substitutions(part, command)
         elif part.kind == "word":
             dynamic = _substitutions(part, command)
-            command.add_word(_word(part), dynamic)
+            word = _word(part)
+            if not command.words and word in _LOGIN_SHELL:
+                word, dynamic = "sh", False  # `… | $SHELL` runs a shell, whichever it is
+            command.add_word(word, dynamic)
         elif part.kind == "redirect":
             _redirect(part, command)
     return command
@@ -355,8 +361,8 @@ def _redirect(node: Any, command: Command) -> None:
         command.stdin_text = getattr(node.output, "word", "")
         return
     target = node.output
-    if isinstance(target, int) or target is None:
-        return  # descriptor duplication such as 2>&1
+    if not isinstance(getattr(target, "word", None), str):
+        return  # descriptor duplication such as 2>&1, or closing one (>&-)
     dynamic = _substitutions(target, command)
     command.redirects.append(Redirect(node.type, target.word, dynamic))
 

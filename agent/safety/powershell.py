@@ -349,3 +349,64 @@ def _method_call(target: str) -> Script:
 def _call_group() -> Script:
     message = "runs the result of an expression as a command"
     return Script(findings=[Finding("confirm", "dynamic-command", message)])
+
+
+# Words that turn a string back into code: with one of these, strings are not data.
+_CODE_FROM_STRINGS = re.compile(
+    r"(?i)\b(iex|invoke-expression|invoke-command|icm|scriptblock|start-process|start-job|"
+    r"saps|powershell|pwsh|add-type|encodedcommand|-command|-c|-e|-ec)\b|&\s*\(|\.\s*\("
+)
+
+
+def code_text(text: str) -> str:
+    """The text with comments and single-quoted strings blanked (same length), so pattern
+    rules do not fire on data or notes: `Write-Output '[IO.Directory]::Delete(...)'`.
+    Unchanged when anything on the line could run a string as code."""
+    if "#" not in text and "'" not in text:
+        return text
+    if _CODE_FROM_STRINGS.search(text):
+        return text
+    out = list(text)
+    i, n = 0, len(text)
+    double = False
+    while i < n:
+        ch = text[i]
+        if double:
+            if ch == "`":
+                i += 2
+                continue
+            if ch == '"':
+                double = False
+            i += 1
+            continue
+        if ch == '"':
+            double = True
+        elif ch == "'":
+            end = i + 1
+            while end < n:
+                if text[end] == "'" and end + 1 < n and text[end + 1] == "'":
+                    end += 2
+                    continue
+                if text[end] == "'":
+                    break
+                end += 1
+            for k in range(i + 1, min(end, n)):
+                out[k] = " "
+            i = end + 1
+            continue
+        elif text.startswith("<#", i):
+            end = text.find("#>", i + 2)
+            end = n if end < 0 else end + 2
+            for k in range(i, end):
+                out[k] = " " if text[k] != "\n" else "\n"
+            i = end
+            continue
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n;|{"):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            for k in range(i, end):
+                out[k] = " "
+            i = end
+            continue
+        i += 1
+    return "".join(out)

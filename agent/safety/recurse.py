@@ -431,6 +431,9 @@ def _start_process(analyzer: Analyzer, args: list[str], depth: int) -> bool:
     return True
 
 
+_FIND_DELETERS = frozenset({"rm", "unlink", "shred", "srm"})
+
+
 def _find_exec(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> None:
     """`find … -exec CMD {} ;` runs CMD on every match: check CMD like any other command."""
     i = 0
@@ -442,6 +445,10 @@ def _find_exec(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) 
             inner = args[i + 1 : j]
             if inner:
                 analyzer.argv(inner, [False] * len(inner), rules, depth + 1)
+                if "{}" in inner and inner[0].rsplit("/", 1)[-1] in _FIND_DELETERS:
+                    # -exec rm {} deletes what find finds, as -delete would: judge it so
+                    rest = [*args[:i], *args[j + 1 :], "-delete"]
+                    analyzer.argv(["find", *rest], [False] * (len(rest) + 1), rules, depth + 1)
             i = j
         i += 1
 
