@@ -17,6 +17,17 @@ _PIECES = st.sampled_from(
     [
         "rm -rf /",
         "rm -rf /tmp/x",
+        "os.replace(",
+        "shutil.copytree(",
+        "File.rename ",
+        "path.join(os.homedir(), ",
+        "expanduser('~/",
+        "'''",
+        "#",
+        "<#",
+        "#>",
+        "--dry-run",
+        ">&-",
         " ",
         "\n",
         "\t",
@@ -226,3 +237,16 @@ def test_awk_reader_work_grows_linearly(unit: str) -> None:
     small = _awk_lines(unit * 100)
     large = _awk_lines(unit * 800)
     assert large <= 10 * small + 1000, (small, large)
+
+
+@given(_TEXT)
+@settings(max_examples=300, deadline=None)
+def test_powershell_code_text_keeps_length_and_code(text: str) -> None:
+    """Blanking comments and single-quoted strings keeps every position (rule matches are
+    placed by it) and never touches text with no quote or comment in it."""
+    from termwise.agent.safety.powershell import code_text
+
+    scanned = code_text(text)
+    assert len(scanned) == len(text)
+    if "#" not in text and "'" not in text:
+        assert scanned == text
