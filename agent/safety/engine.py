@@ -33,6 +33,11 @@ class Analyzer:
     def __init__(self, budget: int = TEXT_BUDGET) -> None:
         self.findings: list[Finding] = []
         self.budget = budget  # characters of nested text still worth parsing (iex iex iex …)
+        # The folder an earlier `cd` on the line moved to (None: where the line starts), so
+        # `cd ~/.ssh && rm id_rsa` is read as `rm ~/.ssh/id_rsa`.
+        self.cwd: str | None = None
+        # A line that sets TMPDIR (TMP, TEMP) itself: $TMPDIR no longer means the temp folder.
+        self.temp_reassigned = False
 
     def add(self, level: Level, rule: str, message: str) -> None:
         if len(message) > MAX_MESSAGE:  # a 100 kB "command name" must not flood the reasons
@@ -53,6 +58,8 @@ class Analyzer:
         if len(text) > MAX_REVIEW:
             self.add("confirm", "too-long", f"{len(text)} characters are more than anyone reviews")
         rules = load_rules(family)
+        if _SETS_TEMP.search(text):
+            self.temp_reassigned = True
         if len(text) <= MAX_REVIEW:  # pattern rules stay fast on anything a person could read
             # PowerShell: not in comments or single-quoted strings (data, unless run as code)
             scan = code_text(text) if family == "powershell" else text
@@ -77,6 +84,29 @@ class Analyzer:
             self.add("dangerous", "remote-code-exec", f"runs {target}, a file it just downloaded")
         for pipeline in script.pipelines:
             self.pipeline(pipeline, rules, depth)
+            if len(pipeline) == 1:
+                self._follow_cd(pipeline[0], rules)
+
+    def _follow_cd(self, command: Command, rules: RuleSet) -> None:
+        """After `cd DIR`, relative paths are read from DIR (unknown after `cd $X` or `cd -`)."""
+        words = command.words
+        if not words or _fold(words[0], rules) not in _CD_WORDS:
+            return
+        args = [w for w in words[1:] if not (w[:1] == "-" or w.lower() == "/d")]
+        dynamic = any(command.dynamic[1:])
+        target = args[0] if args else ("~" if rules.family == "posix" else None)
+        if target is None or dynamic or target == "-":
+            self.cwd = None
+            return
+        if self.cwd is not None and _relative(target, rules.family):
+            target = (posixpath if rules.family == "posix" else ntpath).join(self.cwd, target)
+        self.cwd = target if not _relative(target, rules.family) else None
+
+    def path(self, value: str, family: Family) -> str:
+        """A path argument as rules compare it, read from the folder a `cd` moved to."""
+        if self.cwd is not None and value and _relative(value, family):
+            value = (posixpath if family == "posix" else ntpath).join(self.cwd, value)
+        return normalize_path(value, family)
 
     def pipeline(self, pipeline: list[Command], rules: RuleSet, depth: int) -> None:
         names = [self.names(c, rules) for c in pipeline]
@@ -107,12 +137,14 @@ class Analyzer:
     # --- one command ------------------------------------------------------------------
 
     def command(self, command: Command, rules: RuleSet, depth: int) -> None:
+        outer_cwd = self.cwd  # a cd inside ( … ) or $( … ) stays there
         for nested in command.nested:
             if depth < FLATTEN_AT:
                 self.script(nested, rules, depth + 1)
             else:
                 for inner in flatten(nested):
                     self.command(inner, rules, depth)
+            self.cwd = outer_cwd
         if command.words and command.nested:
             self._fed_by_download(command, rules)
         self.redirects(command.redirects, rules)
@@ -213,7 +245,7 @@ class Analyzer:
         for redirect in redirects:
             if redirect.op.startswith("<"):
                 continue
-            target = normalize_path(redirect.target, rules.family)
+            target = self.path(redirect.target, rules.family)
             if rules.harmless_targets is not None and rules.harmless_targets.match(target):
                 continue
             fired = False
@@ -322,7 +354,7 @@ class Analyzer:
             if rule.flags_none and rule.flags_none & inv.flags:
                 continue
             if rule.args_any is not None and not any(
-                rule.args_any.match(normalize_path(v, rules.family)) for v in inv.values
+                rule.args_any.match(self.path(v, rules.family)) for v in inv.values
             ):
                 continue
             text = joined_sub if rule.subcommands else joined
@@ -334,9 +366,9 @@ class Analyzer:
                 rule.verbs_any.fullmatch(w) for w in inv.positionals[:VERB_WORDS]
             ):
                 continue
-            paths = [normalize_path(v, rules.family) for v in inv.positionals]
+            paths = [self.path(v, rules.family) for v in inv.positionals]
             if rule.unless_all_args is not None and paths:
-                if all(rule.unless_all_args.match(p) for p in paths):
+                if all(rule.unless_all_args.match(p) and self._trusted_temp(p) for p in paths):
                     continue
             if rule.all_args is not None and not (
                 paths and all(rule.all_args.match(p) for p in paths)
@@ -345,6 +377,12 @@ class Analyzer:
             if rule.last_arg_any is not None and not (paths and rule.last_arg_any.match(paths[-1])):
                 continue
             self.add(rule.level, rule.id, rule.message)
+
+    def _trusted_temp(self, path: str) -> bool:
+        """`/tmp/{a,../etc}` and `$TMPDIR/x` after `TMPDIR=/` are not under the temp folder."""
+        if ".." in path:
+            return False
+        return not (self.temp_reassigned and path.lstrip("\"'").startswith(("$T", "%T", "$env:T")))
 
     def base_level(self, inv: Invocation, spec: CommandSpec | None) -> None:
         """The verdict a command earns by what it is, before any pattern rule."""
@@ -427,6 +465,17 @@ def _matches_code(regex: re.Pattern[str], text: str, scan: str) -> bool:
         if scan[match.start()] == text[match.start()] or n >= 20:
             return True
     return False
+
+
+_CD_WORDS = frozenset({"cd", "pushd", "chdir", "set-location", "sl", "push-location"})
+_SETS_TEMP = re.compile(r"(?i)(^|[\s;&|(])(\$env:)?(TMPDIR|TMP|TEMP)\s*=|\bset\s+\"?(TMP|TEMP)=")
+
+
+def _relative(value: str, family: Family) -> bool:
+    """Neither absolute nor from the home folder or a variable (those do not follow cd)."""
+    if value[:1] in ("/", "~", "$", "%", "-") or (family != "posix" and value[:1] == "\\"):
+        return False
+    return not (family != "posix" and len(value) > 1 and value[1] == ":")
 
 
 def _is_git_subcommand(word: str, rules: RuleSet) -> bool:
