@@ -79,12 +79,15 @@ _source: ContextVar[str] = ContextVar("bash_source", default="")
 
 def _word(part: Any) -> str:
     """A word as bash sees it. bashlex drops every backslash inside "…", where bash keeps
-    those that escape nothing ("C:\\Users" stays C:\\Users); such words are read again by
-    the forgiving scanner, which follows bash's quoting rules."""
+    those that escape nothing ("C:\\Users" stays C:\\Users), and keeps the one in '\\''
+    (an escaped quote between quoted parts); such words are read again by the forgiving
+    scanner, which follows bash's quoting rules."""
     word: str = part.word
     start, end = getattr(part, "pos", (0, 0))
     raw = _source.get()[start:end]
-    if '"' in raw and "\\" in raw and "$(" not in raw and "`" not in raw:
+    # bashlex also keeps the backslash of 'it'\''s (a quote closed, escaped, reopened)
+    odd = ('"' in raw or "'\\''" in raw) and "\\" in raw
+    if odd and "$(" not in raw and "`" not in raw:
         words = [w for pipe in tolerant_parse(raw).pipelines for c in pipe for w in c.words]
         if len(words) == 1:
             return words[0]
