@@ -305,6 +305,8 @@ class Analyzer:
         inv = read_invocation(name, spec, args)
         if spec is not None and self._preview(spec, inv, canonical):
             return  # the rules judge what it would do; a preview does none of it
+        if canonical == "rm" and rules.family == "posix" and _rm_asks(args):
+            inv.flags.discard("force")  # rm -rf -i: the last of -f and -i wins; it asks
         self.apply_rules(inv, canonical, rules)
         if canonical == "dd" and rules.family == "posix":
             # dd's `of=` is where it writes: the same targets matter as for `>`.
@@ -476,6 +478,24 @@ def _relative(value: str, family: Family) -> bool:
     if value[:1] in ("/", "~", "$", "%", "-") or (family != "posix" and value[:1] == "\\"):
         return False
     return not (family != "posix" and len(value) > 1 and value[1] == ":")
+
+
+def _rm_asks(args: list[str]) -> bool:
+    """Whether rm prompts after all: a later -i, -I or --interactive overrides -f."""
+    last = ""
+    for word in args:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            if word == "--force":
+                last = "f"
+            elif word.startswith("--interactive"):
+                last = "" if word.partition("=")[2] == "never" else "i"
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in "fiI":
+                    last = letter
+    return last in ("i", "I")
 
 
 def _is_git_subcommand(word: str, rules: RuleSet) -> bool:
