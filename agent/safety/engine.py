@@ -10,7 +10,6 @@ from termwise.agent.safety import inline, recurse
 from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
-from termwise.agent.safety.powershell import code_text
 from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
 from termwise.agent.safety.sedscript import sed_effects
 
@@ -62,7 +61,11 @@ class Analyzer:
             self.temp_reassigned = True
         if len(text) <= MAX_REVIEW:  # pattern rules stay fast on anything a person could read
             # PowerShell: not in comments or single-quoted strings (data, unless run as code)
-            scan = code_text(text) if family == "powershell" else text
+            scan = text
+            if family == "powershell":  # imported here: only PowerShell lines need it
+                from termwise.agent.safety.powershell import code_text
+
+                scan = code_text(text)
             lowered = text.lower()
             for text_rule in rules.texts:
                 if text_rule.requires_any and not any(w in lowered for w in text_rule.requires_any):
