@@ -345,6 +345,9 @@ class Analyzer:
     def apply_rules(self, inv: Invocation, canonical: str, rules: RuleSet) -> None:
         joined = " ".join(inv.args)
         joined_sub = " ".join(inv.sub_args)
+        values, positionals = inv.values, inv.positionals
+        if rules.family == "powershell":  # a,b is a list of two paths there
+            values, positionals = _listed(values), _listed(positionals)
         for rule in rules.rules_for(canonical):
             if rule.subcommands and (
                 inv.subcommand is None or _fold(inv.subcommand, rules) not in rule.subcommands
@@ -359,7 +362,7 @@ class Analyzer:
             if rule.flags_none and rule.flags_none & inv.flags:
                 continue
             if rule.args_any is not None and not any(
-                rule.args_any.match(self.path(v, rules.family)) for v in inv.values
+                rule.args_any.match(self.path(v, rules.family)) for v in values
             ):
                 continue
             text = joined_sub if rule.subcommands else joined
@@ -371,7 +374,7 @@ class Analyzer:
                 rule.verbs_any.fullmatch(w) for w in inv.positionals[:VERB_WORDS]
             ):
                 continue
-            paths = [self.path(v, rules.family) for v in inv.positionals]
+            paths = [self.path(v, rules.family) for v in positionals]
             if rule.unless_all_args is not None and paths:
                 if all(rule.unless_all_args.match(p) and self._trusted_temp(p) for p in paths):
                     continue
@@ -481,6 +484,13 @@ def _relative(value: str, family: Family) -> bool:
     if value[:1] in ("/", "~", "$", "%", "-") or (family != "posix" and value[:1] == "\\"):
         return False
     return not (family != "posix" and len(value) > 1 and value[1] == ":")
+
+
+def _listed(words: list[str]) -> list[str]:
+    """PowerShell's `C:\\tmp\\x,C:\\Windows`: each item of a comma list on its own."""
+    if not any("," in w for w in words):
+        return words
+    return [item for w in words for item in (w.split(",") if "," in w else [w]) if item]
 
 
 def _rm_asks(args: list[str]) -> bool:
