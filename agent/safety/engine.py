@@ -248,12 +248,15 @@ class Analyzer:
         for redirect in redirects:
             if redirect.op.startswith("<"):
                 continue
-            target = self.path(redirect.target, rules.family)
-            if rules.harmless_targets is not None and rules.harmless_targets.match(target):
+            words = _braced([redirect.target]) if rules.family == "posix" else [redirect.target]
+            targets = [self.path(w, rules.family) for w in words]
+            if rules.harmless_targets is not None and all(
+                rules.harmless_targets.match(t) for t in targets
+            ):
                 continue
             fired = False
             for rule in rules.redirects:
-                if redirect.op in rule.ops and rule.targets.match(target):
+                if redirect.op in rule.ops and any(rule.targets.match(t) for t in targets):
                     self.add(rule.level, rule.id, f"{rule.message} ({redirect.target})")
                     fired = True
             if not fired:
@@ -348,6 +351,8 @@ class Analyzer:
         values, positionals = inv.values, inv.positionals
         if rules.family == "powershell":  # a,b is a list of two paths there
             values, positionals = _listed(values), _listed(positionals)
+        elif rules.family == "posix":  # ~/{.zshrc,x}: the words bash makes of it
+            values, positionals = _braced(values), _braced(positionals)
         for rule in rules.rules_for(canonical):
             if rule.subcommands and (
                 inv.subcommand is None or _fold(inv.subcommand, rules) not in rule.subcommands
@@ -484,6 +489,28 @@ def _relative(value: str, family: Family) -> bool:
     if value[:1] in ("/", "~", "$", "%", "-") or (family != "posix" and value[:1] == "\\"):
         return False
     return not (family != "posix" and len(value) > 1 and value[1] == ":")
+
+
+_BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")
+MAX_BRACED = 32
+
+
+def _braced(words: list[str]) -> list[str]:
+    """bash's brace expansion of comma lists: /tmp/{a,../etc} is /tmp/a and /tmp/../etc
+    (bounded; `{}` and `{x}` stay as they are)."""
+    if not any("{" in w for w in words):
+        return words
+    out: list[str] = []
+    pending = list(words)
+    while pending and len(out) < MAX_BRACED:
+        word = pending.pop(0)
+        match = _BRACES.search(word)
+        if match is None:
+            out.append(word)
+            continue
+        head, tail = word[: match.start()], word[match.end() :]
+        pending[:0] = [head + item + tail for item in match.group(1).split(",")]
+    return out + pending
 
 
 def _listed(words: list[str]) -> list[str]:

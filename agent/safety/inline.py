@@ -40,7 +40,9 @@ _STRING = re.compile(
     re.DOTALL,
 )
 _BACKTICKS = re.compile(
-    r"`([^`]{1,2000})`|%x\(([^)]{1,2000})\)|%x\{([^}]{1,2000})\}|qx\(([^)]{1,2000})\)|qx\{([^}]{1,2000})\}"
+    r"`([^`]{1,2000})`|%x\(([^)]{1,2000})\)|%x\{([^}]{1,2000})\}|qx\s*\(([^)]{1,2000})\)"
+    r"|qx\s*\{([^}]{1,2000})\}|qx\s*\[([^\]]{1,2000})\]|qx\s*<([^>]{1,2000})>"
+    r"|qx\s*(?P<delim>[!|/#^~%])(?P<body>.{1,2000}?)(?P=delim)"  # Perl's qx!cmd!, qx|cmd|
 )
 _RECEIVER = re.compile(r"""Path\s*\(\s*[rRbBuUfF]?(['"])([^'"]{1,500})\1\s*\)\s*$""")
 
@@ -246,7 +248,9 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
             found += 1
             if found > MAX_CALLS:
                 return
-            line = next(g for g in match.groups() if g is not None)
+            line = match.group("body") or next(
+                g for g in match.groups()[: match.re.groupindex["delim"] - 1] if g is not None
+            )
             analyzer.text(line, shell_family, depth + 1)
     if not found and "(" not in code and not any(q in code for q in "'\"`"):
         _shell_looking(analyzer, lang, code, depth)
