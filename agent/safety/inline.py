@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 MAX_CODE = 20_000  # longer scripts are still `confirm` (they run code); they are not read
 MAX_CALLS = 40  # calls read per script: enough for any one-liner, bounded for hostile input
 COMPUTED = "$COMPUTED"  # a path only known when the script runs
-_PATTERN_KEYS = (
+# Calls read through their arguments (see _call), in this order.
+_CALL_KINDS = (
     "shell",
     "argv",
     "program",
@@ -29,6 +30,9 @@ _PATTERN_KEYS = (
     "move_file",
     "copy_file",
     "copy_tree",
+)
+_PATTERN_KEYS = (
+    *_CALL_KINDS,
     "delete_method",
     "recursive_flag",
     "walk",
@@ -206,19 +210,7 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
     p = lang.patterns
     quoted = _quoted(code)
     found = 0
-    kinds = (
-        "shell",
-        "argv",
-        "program",
-        "delete_tree",
-        "delete_file",
-        "remove_dir",
-        "write_file",
-        "move_file",
-        "copy_file",
-        "copy_tree",
-    )
-    for kind in kinds:
+    for kind in _CALL_KINDS:
         for pattern in p[kind]:
             for match in pattern.finditer(code):
                 if quoted[match.start()]:
