@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import shlex
 from typing import TYPE_CHECKING
 
 from termwise.agent.safety import inline, runners
@@ -133,6 +134,11 @@ def handle(
             return _posix_shell(analyzer, args[0], args[1:], depth)
         analyzer.argv(args, dynamic or [False] * len(args), rules, depth + 1)  # busybox rm -rf
         return True
+    inside = _container_command(name, args)
+    if inside:
+        # docker exec db psql …, kubectl exec pod -- rm …: the command runs in the container
+        analyzer.text(" ".join(shlex.quote(w) for w in inside), "posix", depth + 1)
+        return False  # exec's own verdict still applies
     wrapper = rules.wrappers.get(name)
     if wrapper is not None:
         return _wrapper(analyzer, wrapper, args, dynamic, rules, depth)
@@ -432,6 +438,35 @@ def _start_process(analyzer: Analyzer, args: list[str], depth: int) -> bool:
 
 
 _FIND_DELETERS = frozenset({"rm", "unlink", "shred", "srm"})
+
+
+_CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
+_CLUSTER_CLIS = frozenset({"kubectl", "oc", "k"})
+# exec options that take a value (the rest are switches such as -it)
+_EXEC_VALUED = frozenset(
+    {
+        "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys",
+        "-c", "--container", "-n", "--namespace", "--context", "-f", "--filename",
+        "--pod-running-timeout", "--kubeconfig", "--cluster", "-s", "--server", "--index",
+    }
+)  # fmt: skip
+
+
+def _container_command(name: str, args: list[str]) -> list[str]:
+    """The command `docker exec [opts] CONTAINER CMD…` (or `compose exec`, `kubectl exec POD
+    -- CMD…`) runs inside the container; [] when there is none."""
+    rest = args
+    if name in _CONTAINER_CLIS and rest[:1] == ["compose"]:
+        rest = rest[1:]
+    if name not in _CONTAINER_CLIS | _CLUSTER_CLIS or rest[:1] != ["exec"]:
+        return []
+    rest = rest[1:]
+    if name in _CLUSTER_CLIS and "--" in rest:
+        return rest[rest.index("--") + 1 :]
+    i = 0
+    while i < len(rest) and rest[i].startswith("-"):
+        i += 2 if rest[i] in _EXEC_VALUED else 1
+    return rest[i + 1 :]  # after the container (or pod) name
 
 
 def _find_exec(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> None:
