@@ -67,6 +67,7 @@ class Interpreter:
     language: str
     code_options: frozenset[str]
     dash_reads_stdin: bool
+    value_options: frozenset[str] = frozenset()  # options whose value is not a script (-l)
 
 
 @cache
@@ -105,6 +106,7 @@ def _interpreters(data: Any) -> tuple[dict[str, Interpreter], dict[str, Language
                 raw["language"],
                 frozenset(raw.get("code_options", ())),
                 bool(raw.get("dash_reads_stdin", False)),
+                frozenset(raw.get("value_options", ())),
             )
             for name, raw in data["interpreters"].items()
         }
@@ -150,7 +152,14 @@ def script_of(interp: Interpreter, args: list[str]) -> tuple[str | None, bool]:
     """The inline script in `args`, and whether the program reads its script from stdin."""
     if not args:
         return None, interp.dash_reads_stdin
+    skip = False
     for i, token in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if token in interp.value_options:
+            skip = True  # osascript -l JavaScript: a language name, not a script file
+            continue
         if token in interp.code_options:
             return (args[i + 1] if i + 1 < len(args) else ""), False
         option, eq, value = token.partition("=")
