@@ -134,11 +134,13 @@ def handle(
             return _posix_shell(analyzer, args[0], args[1:], depth)
         analyzer.argv(args, dynamic or [False] * len(args), rules, depth + 1)  # busybox rm -rf
         return True
+    # docker exec db psql …, kubectl exec pod -- rm …: the command runs in the container;
+    # tmux new-session 'make test': the line runs in a new pane
     inside = _container_command(name, args)
-    if inside:
-        # docker exec db psql …, kubectl exec pod -- rm …: the command runs in the container
-        analyzer.text(" ".join(shlex.quote(w) for w in inside), "posix", depth + 1)
-        return False  # exec's own verdict still applies
+    line = " ".join(shlex.quote(w) for w in inside) if inside else _tmux_line(name, args)
+    if line:
+        analyzer.text(line, "posix", depth + 1)
+        return False  # the launcher's own verdict still applies
     wrapper = rules.wrappers.get(name)
     if wrapper is not None:
         return _wrapper(analyzer, wrapper, args, dynamic, rules, depth)
@@ -467,6 +469,34 @@ def _container_command(name: str, args: list[str]) -> list[str]:
     while i < len(rest) and rest[i].startswith("-"):
         i += 2 if rest[i] in _EXEC_VALUED else 1
     return rest[i + 1 :]  # after the container (or pod) name
+
+
+_TMUX_RUNS = frozenset(
+    {"new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane",
+     "respawnp", "respawn-window", "respawnw", "run-shell", "run", "send-keys", "send"}
+)  # fmt: skip
+_TMUX_VALUED = frozenset("cefFlnstxyNT")  # option letters that take the next word
+
+
+def _tmux_line(name: str, args: list[str]) -> str:
+    """The shell line `tmux new-session … 'CMD'` (or `send-keys 'CMD' Enter`) runs."""
+    if name != "tmux":
+        return ""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):  # tmux's own options: -L sock, -f conf
+        i += 2 if args[i] in ("-L", "-S", "-f", "-T") else 1
+    if i >= len(args) or args[i] not in _TMUX_RUNS:
+        return ""
+    sub, rest = args[i], args[i + 1 :]
+    j = 0
+    while j < len(rest) and rest[j].startswith("-") and rest[j] != "--":
+        j += 2 if rest[j][-1] in _TMUX_VALUED and len(rest[j]) > 1 else 1
+    words = rest[j + 1 :] if rest[j : j + 1] == ["--"] else rest[j:]
+    if sub in ("send-keys", "send"):
+        if not any(w in ("Enter", "C-m", "KPEnter") for w in words):
+            return ""  # typed but not entered
+        words = [w for w in words if w not in ("Enter", "C-m", "KPEnter")]
+    return " ".join(words)
 
 
 def _find_exec(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> None:
