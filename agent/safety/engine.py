@@ -6,9 +6,9 @@ import ntpath
 import posixpath
 import re
 
-from termwise.agent.safety import inline, recurse
+from termwise.agent.safety import inline, recurse, shellwords
 from termwise.agent.safety.downloads import downloaded_then_run
-from termwise.agent.safety.flags import Invocation, read_invocation
+from termwise.agent.safety.flags import Invocation, read_invocation, taken_as_value
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
 from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
 from termwise.agent.safety.sedscript import sed_effects
@@ -70,7 +70,7 @@ class Analyzer:
             for text_rule in rules.texts:
                 if text_rule.requires_any and not any(w in lowered for w in text_rule.requires_any):
                     continue
-                if _matches_code(text_rule.regex, text, scan):
+                if shellwords.matches_in_code(text_rule.regex, text, scan):
                     self.add(text_rule.level, text_rule.id, text_rule.message)
         script = parse(text, family)
         if not script.pipelines and not script.problems:
@@ -101,13 +101,13 @@ class Analyzer:
         if target is None or dynamic or target == "-":
             self.cwd = None
             return
-        if self.cwd is not None and _relative(target, rules.family):
+        if self.cwd is not None and shellwords.relative(target, rules.family):
             target = (posixpath if rules.family == "posix" else ntpath).join(self.cwd, target)
-        self.cwd = target if not _relative(target, rules.family) else None
+        self.cwd = target if not shellwords.relative(target, rules.family) else None
 
     def path(self, value: str, family: Family) -> str:
         """A path argument as rules compare it, read from the folder a `cd` moved to."""
-        if self.cwd is not None and value and _relative(value, family):
+        if self.cwd is not None and value and shellwords.relative(value, family):
             value = (posixpath if family == "posix" else ntpath).join(self.cwd, value)
         return normalize_path(value, family)
 
@@ -248,7 +248,11 @@ class Analyzer:
         for redirect in redirects:
             if redirect.op.startswith("<"):
                 continue
-            words = _braced([redirect.target]) if rules.family == "posix" else [redirect.target]
+            words = (
+                shellwords.braced([redirect.target])
+                if rules.family == "posix"
+                else [redirect.target]
+            )
             targets = [self.path(w, rules.family) for w in words]
             if rules.harmless_targets is not None and all(
                 rules.harmless_targets.match(t) for t in targets
@@ -311,7 +315,7 @@ class Analyzer:
         inv = read_invocation(name, spec, args)
         if spec is not None and self._preview(spec, inv, canonical):
             return  # the rules judge what it would do; a preview does none of it
-        if canonical == "rm" and rules.family == "posix" and _rm_asks(args):
+        if canonical == "rm" and rules.family == "posix" and shellwords.rm_asks(args):
             inv.flags.discard("force")  # rm -rf -i: the last of -f and -i wins; it asks
         self.apply_rules(inv, canonical, rules)
         if canonical == "dd" and rules.family == "posix":
@@ -350,9 +354,12 @@ class Analyzer:
         joined_sub = " ".join(inv.sub_args)
         values, positionals = inv.values, inv.positionals
         if rules.family == "powershell":  # a,b is a list of two paths there
-            values, positionals = _listed(values), _listed(positionals)
+            values, positionals = (
+                shellwords.comma_items(values),
+                shellwords.comma_items(positionals),
+            )
         elif rules.family == "posix":  # ~/{.zshrc,x}: the words bash makes of it
-            values, positionals = _braced(values), _braced(positionals)
+            values, positionals = shellwords.braced(values), shellwords.braced(positionals)
         for rule in rules.rules_for(canonical):
             if rule.subcommands and (
                 inv.subcommand is None or _fold(inv.subcommand, rules) not in rule.subcommands
@@ -429,7 +436,7 @@ class Analyzer:
             shown = owner.safe_with & inv.flags
             if shown and not (spec.unsafe_flags | owner.unsafe_flags) & inv.flags:
                 typed = inv.raw_flags.get(min(shown), min(shown))
-                if _swallowed(inv.args, typed, spec, owner):
+                if taken_as_value(inv.args, typed, spec.value_options | owner.value_options):
                     inv.flags -= shown  # it is another option's value: no preview at all
                     continue
                 label = name if owner is spec else f"{name} {inv.subcommand}"
@@ -469,93 +476,13 @@ class Analyzer:
             self.add("confirm", "changes", spec.message or f"{label} changes things")
 
 
-def _matches_code(regex: re.Pattern[str], text: str, scan: str) -> bool:
-    """A match that starts in code, not inside a comment or a quoted string (blanked in
-    `scan`); a match that starts in code may still read strings (its arguments)."""
-    if scan is text:
-        return regex.search(text) is not None
-    for n, match in enumerate(regex.finditer(text)):
-        if scan[match.start()] == text[match.start()] or n >= 20:
-            return True
-    return False
-
-
 _CD_WORDS = frozenset({"cd", "pushd", "chdir", "set-location", "sl", "push-location"})
 _SETS_TEMP = re.compile(r"(?i)(^|[\s;&|(])(\$env:)?(TMPDIR|TMP|TEMP)\s*=|\bset\s+\"?(TMP|TEMP)=")
-
-
-def _relative(value: str, family: Family) -> bool:
-    """Neither absolute nor from the home folder or a variable (those do not follow cd)."""
-    if value[:1] in ("/", "~", "$", "%", "-") or (family != "posix" and value[:1] == "\\"):
-        return False
-    return not (family != "posix" and len(value) > 1 and value[1] == ":")
-
-
-_BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")
-MAX_BRACED = 32
-
-
-def _braced(words: list[str]) -> list[str]:
-    """bash's brace expansion of comma lists: /tmp/{a,../etc} is /tmp/a and /tmp/../etc
-    (bounded; `{}` and `{x}` stay as they are)."""
-    if not any("{" in w for w in words):
-        return words
-    out: list[str] = []
-    pending = list(words)
-    while pending and len(out) < MAX_BRACED:
-        word = pending.pop(0)
-        match = _BRACES.search(word)
-        if match is None:
-            out.append(word)
-            continue
-        head, tail = word[: match.start()], word[match.end() :]
-        pending[:0] = [head + item + tail for item in match.group(1).split(",")]
-    return out + pending
-
-
-def _listed(words: list[str]) -> list[str]:
-    """PowerShell's `C:\\tmp\\x,C:\\Windows`: each item of a comma list on its own."""
-    if not any("," in w for w in words):
-        return words
-    return [item for w in words for item in (w.split(",") if "," in w else [w]) if item]
-
-
-def _rm_asks(args: list[str]) -> bool:
-    """Whether rm prompts after all: a later -i, -I or --interactive overrides -f."""
-    last = ""
-    for word in args:
-        if word == "--":
-            break
-        if word.startswith("--"):
-            if word == "--force":
-                last = "f"
-            elif word.startswith("--interactive"):
-                last = "" if word.partition("=")[2] == "never" else "i"
-        elif word.startswith("-"):
-            for letter in word[1:]:
-                if letter in "fiI":
-                    last = letter
-    return last in ("i", "I")
 
 
 def _is_git_subcommand(word: str, rules: RuleSet) -> bool:
     git = rules.spec_for("git")
     return git is not None and word in git.subcommands
-
-
-def _swallowed(args: list[str], typed: str, spec: CommandSpec, owner: CommandSpec) -> bool:
-    """`kubectl delete ns x --cache-dir --dry-run`: the option before the switch, one known
-    to take a value, takes it as that value."""
-    takes_value = spec.value_options | owner.value_options
-    seen = False
-    for i, word in enumerate(args):
-        if word != typed and not word.startswith(typed + "="):
-            continue
-        seen = True
-        before = args[i - 1] if i else ""
-        if before not in takes_value:
-            return False  # this one stands on its own
-    return seen
 
 
 def _own_args(inv: Invocation, spec: CommandSpec) -> list[str]:

@@ -181,3 +181,16 @@ def _windows_switches(token: str) -> list[str]:
     head, _, _ = token.partition(":")
     parts = [p for p in head.replace("-", "/", 1).split("/") if p]
     return ["/" + p.split(":", 1)[0].lower() for p in parts]
+
+
+def taken_as_value(args: list[str], typed: str, takes_value: frozenset[str]) -> bool:
+    """`kubectl delete ns x --cache-dir --dry-run`: every `typed` switch follows an option
+    that takes a value, and so is that value, not a switch."""
+    seen = False
+    for i, word in enumerate(args):
+        if word != typed and not word.startswith(typed + "="):
+            continue
+        seen = True
+        if (args[i - 1] if i else "") not in takes_value:
+            return False  # this one stands on its own
+    return seen

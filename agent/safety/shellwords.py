@@ -1,0 +1,77 @@
+"""How a shell turns typed words into what a program gets, as far as the rules need it:
+bash's brace lists, PowerShell's comma lists, paths that follow a `cd`, and rm's -f/-i."""
+
+from __future__ import annotations
+
+import re
+
+from termwise.agent.safety.model import Family
+
+
+def relative(value: str, family: Family) -> bool:
+    """Neither absolute nor from the home folder or a variable (those do not follow cd)."""
+    if value[:1] in ("/", "~", "$", "%", "-") or (family != "posix" and value[:1] == "\\"):
+        return False
+    return not (family != "posix" and len(value) > 1 and value[1] == ":")
+
+
+_BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")
+MAX_BRACED = 32
+
+
+def braced(words: list[str]) -> list[str]:
+    """bash's brace expansion of comma lists: /tmp/{a,../etc} is /tmp/a and /tmp/../etc
+    (bounded; `{}` and `{x}` stay as they are)."""
+    if not any("{" in w for w in words):
+        return words
+    out: list[str] = []
+    pending = list(words)
+    while pending and len(out) < MAX_BRACED:
+        word = pending.pop(0)
+        match = _BRACES.search(word)
+        if match is None:
+            out.append(word)
+            continue
+        head, tail = word[: match.start()], word[match.end() :]
+        pending[:0] = [head + item + tail for item in match.group(1).split(",")]
+    return out + pending
+
+
+def comma_items(words: list[str]) -> list[str]:
+    """PowerShell's `C:\\tmp\\x,C:\\Windows`: each item of a comma list on its own."""
+    if not any("," in w for w in words):
+        return words
+    return [item for w in words for item in (w.split(",") if "," in w else [w]) if item]
+
+
+def rm_asks(args: list[str]) -> bool:
+    """Whether rm prompts after all: a later -i, -I or --interactive overrides -f."""
+    last = ""
+    for word in args:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            if word == "--force":
+                last = "f"
+            elif word.startswith("--interactive"):
+                last = "" if word.partition("=")[2] == "never" else "i"
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in "fiI":
+                    last = letter
+    return last in ("i", "I")
+
+
+MAX_QUOTED_MATCHES = 20  # past this many matches inside strings, assume one is code
+
+
+def matches_in_code(regex: re.Pattern[str], text: str, scan: str) -> bool:
+    """A match of `regex` that starts in code, not inside a comment or a quoted string
+    (those are blanked in `scan`); a match starting in code may still read strings (its
+    arguments)."""
+    if scan is text:
+        return regex.search(text) is not None
+    for n, match in enumerate(regex.finditer(text)):
+        if scan[match.start()] == text[match.start()] or n >= MAX_QUOTED_MATCHES:
+            return True
+    return False
