@@ -250,3 +250,15 @@ def test_powershell_code_text_keeps_length_and_code(text: str) -> None:
     assert len(scanned) == len(text)
     if "#" not in text and "'" not in text:
         assert scanned == text
+
+
+@given(st.lists(_TEXT, max_size=5))
+@settings(max_examples=300, deadline=None)
+def test_brace_lists_stay_bounded(words: list[str]) -> None:
+    """bash brace lists expand to a bounded number of words, whatever the text."""
+    from termwise.agent.safety.shellwords import MAX_BRACED, braced
+
+    out = braced(words)
+    assert len(out) <= MAX_BRACED + sum(w.count(",") + 1 for w in words)
+    if not any("{" in w for w in words):
+        assert out == words
