@@ -272,7 +272,7 @@ def _quoted(code: str) -> bytearray:
         if ch not in "'\"":
             i += 1
             continue
-        close = code[i : i + 3] if code[i : i + 3] in (ch * 3,) else ch
+        close = ch * 3 if code.startswith(ch * 3, i) else ch  # ''' or """
         j = i + len(close)
         while j < n and not code.startswith(close, j):
             j += 2 if code[j] == "\\" else 1
@@ -302,10 +302,8 @@ def _call(
         items = _split_items(first_arguments_text(code, start))
         if len(items) > 1 and all(string_literal(i) is not None for i in items[:2]):
             # system('rm', '-rf', '/'): several words run as they are, without a shell
-            words = [string_literal(i) or COMPUTED for i in items]
-            _run_words(
-                analyzer, lang, [w if w != "" else COMPUTED for w in words], shell_family, depth
-            )
+            words = [w or COMPUTED for w in _literal_words(items)]
+            _run_words(analyzer, lang, words, shell_family, depth)
         elif literal is not None and not _concatenated(arg):
             analyzer.text(literal, shell_family, depth + 1)
         elif arg.lstrip().startswith(("[", "(")):
@@ -501,12 +499,16 @@ def list_literal(arg: str) -> list[str]:
     text = arg.strip()
     if not text or text[0] not in "[(":
         return []
-    body = first_arguments_text(text, 1)
+    return _literal_words(_split_items(first_arguments_text(text, 1)))[:200]
+
+
+def _literal_words(items: list[str]) -> list[str]:
+    """Each item's string literal; an item built at run time becomes COMPUTED."""
     words: list[str] = []
-    for item in _split_items(body):
+    for item in items:
         literal = string_literal(item)
         words.append(literal if literal is not None and not _concatenated(item) else COMPUTED)
-    return words[:200]
+    return words
 
 
 def _split_items(body: str) -> list[str]:

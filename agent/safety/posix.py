@@ -320,7 +320,7 @@ def _all_pipelines(script: Script) -> list[list[Command]]:
     return found
 
 
-_LOGIN_SHELL = frozenset({"$SHELL", "${SHELL}", '"$SHELL"', '"${SHELL}"'})
+_LOGIN_SHELL = frozenset({"$SHELL", "${SHELL}"})  # quoted or not: bashlex drops the quotes
 
 
 def _command(node: Any) -> Command:

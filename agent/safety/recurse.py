@@ -439,9 +439,6 @@ def _start_process(analyzer: Analyzer, args: list[str], depth: int) -> bool:
     return True
 
 
-_FIND_DELETERS = frozenset({"rm", "unlink", "shred", "srm"})
-
-
 _CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
 _CLUSTER_CLIS = frozenset({"kubectl", "oc", "k"})
 # exec options that take a value (the rest are switches such as -it)
@@ -497,6 +494,9 @@ def _tmux_line(name: str, args: list[str]) -> str:
             return ""  # typed but not entered
         words = [w for w in words if w not in ("Enter", "C-m", "KPEnter")]
     return " ".join(words)
+
+
+_FIND_DELETERS = frozenset({"rm", "unlink", "shred", "srm"})
 
 
 def _find_exec(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> None:
