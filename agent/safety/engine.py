@@ -6,9 +6,9 @@ import ntpath
 import posixpath
 import re
 
-from termwise.agent.safety import inline, recurse, shellwords
+from termwise.agent.safety import inline, previews, recurse, shellwords
 from termwise.agent.safety.downloads import downloaded_then_run
-from termwise.agent.safety.flags import Invocation, read_invocation, taken_as_value
+from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
 from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
 from termwise.agent.safety.sedscript import sed_effects
@@ -101,14 +101,14 @@ class Analyzer:
         if target is None or dynamic or target == "-":
             self.cwd = None
             return
-        if self.cwd is not None and shellwords.relative(target, rules.family):
-            target = (posixpath if rules.family == "posix" else ntpath).join(self.cwd, target)
+        if self.cwd is not None:
+            target = shellwords.from_folder(self.cwd, target, rules.family)
         self.cwd = target if not shellwords.relative(target, rules.family) else None
 
     def path(self, value: str, family: Family) -> str:
         """A path argument as rules compare it, read from the folder a `cd` moved to."""
-        if self.cwd is not None and value and shellwords.relative(value, family):
-            value = (posixpath if family == "posix" else ntpath).join(self.cwd, value)
+        if self.cwd is not None and value:
+            value = shellwords.from_folder(self.cwd, value, family)
         return normalize_path(value, family)
 
     def pipeline(self, pipeline: list[Command], rules: RuleSet, depth: int) -> None:
@@ -303,17 +303,19 @@ class Analyzer:
         if recurse.handle(self, name, args, dynamic[1:], rules, depth):
             return
         spec = rules.spec_for(name)
-        if spec is not None and _only_help(
+        if spec is not None and previews.only_help(
             args, bool(spec.subcommands or spec.readonly_verbs), spec.help_words
         ):
             self.add("safe", "help", f"{name} {' '.join(args)} only prints help or its version")
             return
         canonical = spec.name if spec is not None else name
-        if rules.family == "powershell" and _cmdlet_preview(canonical, args):
+        if rules.family == "powershell" and previews.cmdlet_preview(canonical, args):
             self.add("confirm", "whatif", f"{words[0]} -WhatIf only shows what it would change")
             return
         inv = read_invocation(name, spec, args)
-        if spec is not None and self._preview(spec, inv, canonical):
+        shown = previews.preview_switch(spec, inv, canonical) if spec is not None else None
+        if shown:
+            self.add("safe", "preview", shown)
             return  # the rules judge what it would do; a preview does none of it
         if canonical == "rm" and rules.family == "posix" and shellwords.rm_asks(args):
             inv.flags.discard("force")  # rm -rf -i: the last of -f and -i wins; it asks
@@ -352,14 +354,8 @@ class Analyzer:
     def apply_rules(self, inv: Invocation, canonical: str, rules: RuleSet) -> None:
         joined = " ".join(inv.args)
         joined_sub = " ".join(inv.sub_args)
-        values, positionals = inv.values, inv.positionals
-        if rules.family == "powershell":  # a,b is a list of two paths there
-            values, positionals = (
-                shellwords.comma_items(values),
-                shellwords.comma_items(positionals),
-            )
-        elif rules.family == "posix":  # ~/{.zshrc,x}: the words bash makes of it
-            values, positionals = shellwords.braced(values), shellwords.braced(positionals)
+        values = shellwords.expanded(inv.values, rules.family)
+        positionals = shellwords.expanded(inv.positionals, rules.family)
         for rule in rules.rules_for(canonical):
             if rule.subcommands and (
                 inv.subcommand is None or _fold(inv.subcommand, rules) not in rule.subcommands
@@ -426,24 +422,6 @@ class Analyzer:
             return
         self._spec_level(spec, inv, name)
 
-    def _preview(self, spec: CommandSpec, inv: Invocation, name: str) -> bool:
-        """A switch that turns the command into a listing or a preview: `robocopy /L`,
-        `kubectl delete --dry-run=client` (a command's switch holds for all its
-        subcommands; a subcommand's for itself)."""
-        for owner in (spec, inv.sub_spec):
-            if owner is None:
-                continue
-            shown = owner.safe_with & inv.flags
-            if shown and not (spec.unsafe_flags | owner.unsafe_flags) & inv.flags:
-                typed = inv.raw_flags.get(min(shown), min(shown))
-                if taken_as_value(inv.args, typed, spec.value_options | owner.value_options):
-                    inv.flags -= shown  # it is another option's value: no preview at all
-                    continue
-                label = name if owner is spec else f"{name} {inv.subcommand}"
-                self.add("safe", "preview", f"{label} with {typed} only lists or previews")
-                return True
-        return False
-
     def _spec_level(self, spec: CommandSpec, inv: Invocation, label: str) -> None:
         if spec.readonly_verbs is not None:
             words = inv.positionals[:4]
@@ -490,8 +468,6 @@ def _own_args(inv: Invocation, spec: CommandSpec) -> list[str]:
     return inv.sub_args if spec is inv.sub_spec else inv.args
 
 
-_HELP_WORDS = frozenset({"--help", "--version", "-help", "-version", "-?", "/?"})
-_RUNS_SOMETHING = frozenset({"run", "exec", "x", "start", "create", "debug", "attach", "dlx"})
 _ECHOED = re.compile(
     r"""^(?:\$\(|`)\s*(?:echo|printf)\s+['"]?([A-Za-z0-9_.+-]+)['"]?\s*(?:\)|`)$"""
 )
@@ -499,43 +475,6 @@ _WRAPPER_VAR = re.compile(
     r"(?i)^\$\{?(sudo|doas|su_cmd|as_root|priv\w*|\w*_?prefix|run_?as|maybe_sudo)\}?$"
 )
 _TEMP_VARS = ("TMPDIR", "TMP", "TEMP")
-
-
-def _only_help(args: list[str], has_verbs: bool, extra: frozenset[str] = frozenset()) -> bool:
-    """`rm --help`, `terraform destroy --help`: the program prints text and does nothing else.
-
-    Only as the first argument, or after a few verbs of a command that has verbs (not `run`
-    or `exec`, whose later words belong to another program: `docker run img --help`).
-    """
-    words = _HELP_WORDS | extra if extra else _HELP_WORDS
-    if not args or args[0] in words:
-        return bool(args) and len(args) == 1
-    if not has_verbs or args[-1] not in words or len(args) > 4:
-        return False
-    rest = args[:-1]
-    if any(a in _RUNS_SOMETHING for a in rest):
-        return False
-    return all(a[:1].isalpha() and a.replace("-", "").replace("_", "").isalnum() for a in rest)
-
-
-# Patterns compiled on first use (re caches them): only PowerShell lines need them.
-_WHATIF = r"[-\u2013\u2014]wh(a(t(i(f)?)?)?)?(:\$true)?"
-_CMDLET = (
-    r"(add|approve|backup|block|clear|close|compress|confirm|connect|convert|copy|deny|disable|"
-    r"disconnect|dismount|edit|enable|expand|export|format|grant|import|initialize|install|"
-    r"invoke|join|limit|lock|merge|mount|move|new|optimize|protect|publish|push|register|"
-    r"remove|rename|repair|reset|resize|restart|restore|resume|revoke|save|send|set|split|start|"
-    r"stop|suspend|sync|unblock|uninstall|unlock|unprotect|unpublish|unregister|update|write)"
-    r"-[a-z][a-z0-9]*"
-)
-
-
-def _cmdlet_preview(name: str, args: list[str]) -> bool:
-    """A cmdlet run with -WhatIf only reports what it would do (a native program would
-    take -WhatIf as a plain argument and run, so the name must be a cmdlet's Verb-Noun)."""
-    if not any(re.fullmatch(_WHATIF, a, re.IGNORECASE) for a in args):  # cheap test first
-        return False
-    return bool(re.fullmatch(_CMDLET, name, re.IGNORECASE))
 
 
 def _echoed_word(word: str) -> str | None:

@@ -3,6 +3,8 @@ bash's brace lists, PowerShell's comma lists, paths that follow a `cd`, and rm's
 
 from __future__ import annotations
 
+import ntpath
+import posixpath
 import re
 
 from termwise.agent.safety.model import Family
@@ -13,6 +15,22 @@ def relative(value: str, family: Family) -> bool:
     if value[:1] in ("/", "~", "$", "%", "-") or (family != "posix" and value[:1] == "\\"):
         return False
     return not (family != "posix" and len(value) > 1 and value[1] == ":")
+
+
+def from_folder(folder: str, value: str, family: Family) -> str:
+    """`value` read from `folder` (where a `cd` went), unless it names its own place."""
+    if not relative(value, family):
+        return value
+    return (posixpath if family == "posix" else ntpath).join(folder, value)
+
+
+def expanded(words: list[str], family: Family) -> list[str]:
+    """The words the shell hands on: bash's brace lists, PowerShell's comma lists."""
+    if family == "posix":  # ~/{.zshrc,x}
+        return braced(words)
+    if family == "powershell":  # C:\x,C:\Windows is two paths
+        return comma_items(words)
+    return words
 
 
 _BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")
