@@ -71,6 +71,8 @@ def bare_relay(folder: Path) -> tuple[list[str], str]:
 # Large writes (cat of a file) at the 200 MB; line writes (one write per line,
 # as `seq` does on a terminal) are ten times slower to produce, so fewer.
 SHAPES = {"large": 200_000_000, "lines": 50_000_000}
+if os.environ.get("TW_BENCH_SHAPES"):  # e.g. "lines": only those, for a quicker look
+    SHAPES = {k: v for k, v in SHAPES.items() if k in os.environ["TW_BENCH_SHAPES"].split(",")}
 XTERM_BYTES = 50_000_000
 
 
