@@ -6,7 +6,7 @@ import ntpath
 import posixpath
 import re
 
-from termwise.agent.safety import inline, previews, recurse, shellwords
+from termwise.agent.safety import configured, inline, previews, recurse, shellwords
 from termwise.agent.safety.downloads import downloaded_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
@@ -152,6 +152,7 @@ class Analyzer:
             self._fed_by_download(command, rules)
         self.redirects(command.redirects, rules)
         for assignment in command.assignments:
+            configured.variable(self, assignment, depth)  # GIT_SSH_COMMAND='…' git fetch
             var = assignment.split("=", 1)[0].rstrip("+")
             for env_rule in rules.env:
                 if env_rule.names.match(_fold(var, rules)):

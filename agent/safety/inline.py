@@ -9,6 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from termwise.agent.base.datafiles import resource_yaml
+from termwise.agent.safety import aliases
 from termwise.agent.safety.model import Family, Level
 from termwise.agent.safety.rules import LazyPattern, SafetyRulesError, compile_all, load_rules
 
@@ -217,6 +218,8 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
         return
     shell_family: Family = "posix" if family == "posix" else "cmd"
     p = lang.patterns
+    if lang.name in ("python", "js"):  # import o as os, {execSync: run}: the known names back
+        code = aliases.python(code) if lang.name == "python" else aliases.js(code)
     quoted = _quoted(code)
     found = 0
     for kind in _CALL_KINDS:

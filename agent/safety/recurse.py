@@ -8,7 +8,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from termwise.agent.safety import inline, runners
+from termwise.agent.safety import configured, inline, runners
 from termwise.agent.safety.rules import RuleSet, Wrapper
 
 if TYPE_CHECKING:
@@ -117,6 +117,11 @@ def handle(
     """Analyse what `name args` runs when it runs something else; True when fully handled."""
     if runners.handle(analyzer, name, args, dynamic, rules, depth):
         return True
+    if name == "git" and rules.family == "posix":  # -c core.pager=…, -c alias.x=…
+        expanded = configured.git(analyzer, args, depth)
+        if expanded is not None:
+            analyzer.argv(expanded, [False] * len(expanded), rules, depth + 1)
+            return True
     if inline.interpreter_of(name) is not None:
         inline.check(analyzer, name, args, rules.family, depth)
         return False  # the interpreter's own verdict (it runs code) still applies
@@ -159,7 +164,7 @@ def handle(
             analyzer.text(program[-1], "cmd", depth + 1)
         return True
     if name in _ASSIGNERS and rules.family == "posix":
-        _assigner(analyzer, name, args, rules)
+        _assigner(analyzer, name, args, rules, depth)
         return True
     if name in ("source", ".") and rules.family == "posix":
         target = next((a for a in args if not a.startswith("-")), "")
@@ -347,7 +352,7 @@ def _wsl(analyzer: Analyzer, args: list[str], rules: RuleSet, depth: int) -> boo
     return True
 
 
-def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet) -> None:
+def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet, depth: int) -> None:
     """`export NAME=value`, `unset NAME`: shell state only, unless the name hijacks programs."""
     names: list[str] = []
     words: list[str] = []
@@ -361,6 +366,8 @@ def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet) ->
             (names if _ASSIGN.match(arg + "=") or "=" in arg else words).append(
                 arg.split("=", 1)[0]
             )
+            if "=" in arg:  # export PAGER='rm -rf ~': the command it arms is judged
+                configured.variable(analyzer, arg, depth)
     if name == "set" and (names or words):
         analyzer.add("confirm", "changes", "set with words replaces the positional parameters")
         return

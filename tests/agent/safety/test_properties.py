@@ -92,6 +92,15 @@ _PIECES = st.sampled_from(
         ">> ~/.bashrc",
         "find ~ -delete",
         "rsync --delete ",
+        "git -c alias.x=",
+        "git -c core.pager=",
+        "'!rm -rf ~' x",
+        "GIT_SSH_COMMAND=",
+        "export PAGER=",
+        "git config alias.x ",
+        "import os as o; o.system(",
+        "from shutil import rmtree as r, move; r(",
+        "const {execSync: run} = require('child_process'); run(",
         "é中",
         "\x00",
         "\x1b[2K",
@@ -157,6 +166,8 @@ def _calls(text: str, shell: str) -> int:
         "parallel rm -rf {} ::: a b; ",
         "$(echo rm) -rf /tmp/x; ",
         "'unterminated $( <<EOF ` ",
+        "git -c alias.x='!rm -rf y' x; ",
+        "python3 -c 'import os as o; from shutil import rmtree as r; r(\"/x\")'; ",
     ],
 )
 def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
@@ -262,3 +273,48 @@ def test_brace_lists_stay_bounded(words: list[str]) -> None:
     assert len(out) <= MAX_BRACED + sum(w.count(",") + 1 for w in words)
     if not any("{" in w for w in words):
         assert out == words
+
+
+_ALIAS_PIECES = st.sampled_from(
+    ["import ", "from ", " as ", ",", "(", ")", ".", "os", "shutil", "rmtree", "r", " ", "\n",
+     "{", "}", ":", "require(", "'child_process'", "import {", "} from 'fs'", "="]
+)  # fmt: skip
+_ALIAS_TEXT = st.lists(st.one_of(_ALIAS_PIECES, st.text(max_size=6)), max_size=80).map("".join)
+
+
+@given(_ALIAS_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_import_aliases_never_raise_and_stay_bounded(code: str) -> None:
+    """Renaming imported names back never raises, and grows a script by a bounded factor
+    (each renamed use becomes at most a dotted name of bounded length)."""
+    from termwise.agent.safety.aliases import js, python
+
+    for rewrite in (python, js):
+        out = rewrite(code)
+        assert len(out) <= 16 * len(code) + 1
+        if "import" not in code and "require" not in code:
+            assert out == code
+
+
+def test_import_alias_work_grows_linearly() -> None:
+    """Eight times the script takes at most about eight times the work."""
+    from termwise.agent.safety.aliases import python
+
+    unit = "import os as o, shutil as s\nfrom os import system as x\no.remove(1); x('y')\n"
+
+    def calls(text: str) -> int:
+        count = 0
+
+        def tally(_frame: object, event: str, _arg: object) -> None:
+            nonlocal count
+            if event in ("call", "c_call"):
+                count += 1
+
+        sys.setprofile(tally)
+        try:
+            python(text)
+        finally:
+            sys.setprofile(None)
+        return count
+
+    assert calls(unit * 320) <= 10 * calls(unit * 40) + 1000
