@@ -37,6 +37,7 @@ class Analyzer:
         self.cwd: str | None = None
         # A line that sets TMPDIR (TMP, TEMP) itself: $TMPDIR no longer means the temp folder.
         self.temp_reassigned = False
+        self.links: dict[str, str] = {}  # symlinks made on the line: link → target
 
     def add(self, level: Level, rule: str, message: str) -> None:
         if len(message) > MAX_MESSAGE:  # a 100 kB "command name" must not flood the reasons
@@ -89,6 +90,8 @@ class Analyzer:
             self.pipeline(pipeline, rules, depth)
             if len(pipeline) == 1:
                 self._follow_cd(pipeline[0], rules)
+                if rules.family == "posix":
+                    self._follow_ln(pipeline[0].words)
 
     def _follow_cd(self, command: Command, rules: RuleSet) -> None:
         """After `cd DIR`, relative paths are read from DIR (unknown after `cd $X` or `cd -`)."""
@@ -105,10 +108,23 @@ class Analyzer:
             target = shellwords.from_folder(self.cwd, target, rules.family)
         self.cwd = target if not shellwords.relative(target, rules.family) else None
 
+    def _follow_ln(self, words: list[str]) -> None:
+        """After `ln -s /etc /tmp/x`, a path under /tmp/x is read as under /etc."""
+        made = shellwords.symlink_made(words)
+        if made:
+            target, link = made
+            link = posixpath.normpath(self.path(link, "posix"))
+            if shellwords.relative(target, "posix"):
+                target = posixpath.join(posixpath.dirname(link), target)  # relative to the link
+            self.links[link] = target
+
     def path(self, value: str, family: Family) -> str:
-        """A path argument as rules compare it, read from the folder a `cd` moved to."""
+        """A path argument as rules compare it, read from the folder a `cd` moved to and
+        through symlinks made earlier on the line."""
         if self.cwd is not None and value:
             value = shellwords.from_folder(self.cwd, value, family)
+        if self.links and family == "posix":
+            value = shellwords.through_links(value, self.links)
         return normalize_path(value, family)
 
     def pipeline(self, pipeline: list[Command], rules: RuleSet, depth: int) -> None:

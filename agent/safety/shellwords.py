@@ -93,3 +93,32 @@ def matches_in_code(regex: re.Pattern[str], text: str, scan: str) -> bool:
         if scan[match.start()] == text[match.start()] or n >= MAX_QUOTED_MATCHES:
             return True
     return False
+
+
+def symlink_made(words: list[str]) -> tuple[str, str] | None:
+    """(target, link) of `ln -s TARGET LINK` (-f, -n and the like allowed), else None."""
+    if not words or posixpath.basename(words[0]) != "ln":
+        return None
+    symbolic = False
+    args: list[str] = []
+    for word in words[1:]:
+        if word == "--symbolic" or (word[:1] == "-" and word[1:2] != "-" and "s" in word):
+            symbolic = True
+        elif word[:1] == "-":
+            if word in ("-t", "-S", "--target-directory", "--suffix") or word.startswith("-t"):
+                return None  # ln -t DIR …: links named after their targets
+        else:
+            args.append(word)
+    return (args[0], args[1]) if symbolic and len(args) == 2 else None
+
+
+def through_links(value: str, links: dict[str, str]) -> str:
+    """A path read through a symlink made earlier on the line: after `ln -s /etc /tmp/x`,
+    `/tmp/x/.` is `/etc/.`; `/tmp/x` itself is only the link."""
+    plain = value
+    while plain.startswith("./"):
+        plain = plain[2:].lstrip("/")
+    for link, target in links.items():
+        if plain.startswith(link + "/"):
+            return target.rstrip("/") + plain[len(link) :]
+    return value

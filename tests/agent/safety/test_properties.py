@@ -92,6 +92,8 @@ _PIECES = st.sampled_from(
         ">> ~/.bashrc",
         "find ~ -delete",
         "rsync --delete ",
+        "ln -sfn / /tmp/x && ",
+        "/tmp/x/.",
         "git -c alias.x=",
         "git -c core.pager=",
         "'!rm -rf ~' x",
