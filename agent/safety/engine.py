@@ -190,7 +190,7 @@ class Analyzer:
     def _stdin_script(self, command: Command, rules: RuleSet, depth: int) -> None:
         """`bash <<EOF`, `python3 - <<'EOF'`: a body fed to a shell or interpreter is code."""
         names = self.names(command, rules)
-        if names & recurse.POSIX_SHELLS:
+        if names & recurse.STDIN_SHELLS:
             self.text(command.stdin_text or "", "posix", depth + 1)
             return
         interpreter = inline.stdin_language(names)
@@ -225,7 +225,7 @@ class Analyzer:
             text = command.stdin_text  # cat <<EOF … EOF | sh: the body is what runs
         else:
             return
-        if any(n & recurse.POSIX_SHELLS for n in downstream):
+        if any(n & recurse.STDIN_SHELLS for n in downstream):
             self.text(text, "posix", depth + 1)
             return
         for names in downstream:

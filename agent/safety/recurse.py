@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from termwise.agent.safety.engine import Analyzer
 
 POSIX_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"})
+# Programs that run the shell commands given on their input: shells, and `at` / `batch`,
+# which run them later.
+STDIN_SHELLS = POSIX_SHELLS | {"at", "batch"}
 POWERSHELLS = frozenset({"pwsh", "powershell", "powershell_ise"})
 _ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -172,6 +175,9 @@ def handle(
             "confirm", "runs-script", f"runs the commands in {target or 'a file'} in this shell"
         )
         return True
+    if name in ("trap", "alias", "script") and rules.family == "posix":
+        _stored_line(analyzer, name, args, depth)
+        return False  # its own verdict (it changes the shell, or records a session) applies
     if name == "eval" and rules.family == "posix":
         if args:
             analyzer.text(" ".join(args), "posix", depth + 1)
@@ -379,6 +385,26 @@ def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet, de
                 flagged = True
     if not flagged:
         analyzer.add("safe", "known-safe", f"{name} only changes this shell's variables")
+
+
+def _stored_line(analyzer: Analyzer, name: str, args: list[str], depth: int) -> None:
+    """The command line `trap 'CMD' EXIT`, `alias ls='CMD'` or `script -c 'CMD'` runs
+    (now or later) is judged as a line of its own."""
+    lines: list[str] = []
+    if name == "trap" and args and args[0] not in ("-", "") and not args[0].startswith("-"):
+        lines.append(args[0])
+    elif name == "alias":
+        lines += [a.split("=", 1)[1] for a in args if "=" in a and not a.startswith("-")]
+    elif name == "script":
+        for i, arg in enumerate(args):
+            if arg.startswith("--command="):
+                lines.append(arg.split("=", 1)[1])
+            elif arg == "--command" or (arg[:1] == "-" and arg[1:2] != "-" and arg.endswith("c")):
+                lines += args[i + 1 : i + 2]  # -c CMD, -qc CMD
+            elif arg[:2] == "-c" and len(arg) > 2:
+                lines.append(arg[2:])
+    for line in lines:
+        analyzer.text(line, "posix", depth + 1)
 
 
 def _requote(words: list[str]) -> str:
