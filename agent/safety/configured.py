@@ -57,11 +57,14 @@ COMMAND_VARIABLES = frozenset(
 )
 
 
-def variable(analyzer: Analyzer, assignment: str, depth: int) -> None:
-    """`GIT_SSH_COMMAND='rm -rf ~' git fetch`: the value of a command variable is judged
-    (setting such a variable is `confirm` by the env rules already)."""
-    name, _, value = assignment.partition("=")
-    if name.rstrip("+") in COMMAND_VARIABLES:
+def variable(analyzer: Analyzer, assignment: str, value: str | None, depth: int) -> None:
+    """`GIT_SSH_COMMAND='rm -rf ~' git fetch` (or PowerShell's `$env:GIT_SSH_COMMAND = '…'`,
+    whose value comes separately): the value of a command variable is judged."""
+    if assignment[:5].lower() == "$env:":
+        name = assignment[5:].upper()
+    else:
+        name, _, value = assignment.partition("=")
+    if name.rstrip("+") in COMMAND_VARIABLES and value:
         _judge_value(analyzer, value.lstrip("|"), name, depth)
 
 

@@ -168,7 +168,7 @@ class Analyzer:
             self._fed_by_download(command, rules)
         self.redirects(command.redirects, rules)
         for assignment in command.assignments:
-            configured.variable(self, assignment, depth)  # GIT_SSH_COMMAND='…' git fetch
+            configured.variable(self, assignment, command.stdin_text, depth)  # GIT_SSH_COMMAND
             var = assignment.split("=", 1)[0].rstrip("+")
             for env_rule in rules.env:
                 if env_rule.names.match(_fold(var, rules)):

@@ -323,9 +323,13 @@ def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Comm
         rest = rest[1:]  # `if (…) {…}`: a language statement; only its parts run
     head = rest[0] if rest else None
     is_call = isinstance(head, _Word) and (call or head.bare)
+    creates_code = False
     for token in rest:
         if isinstance(token, _Group):
             command.nested.append(token.script)
+            if creates_code:  # [scriptblock]::Create('…'): the string becomes code
+                command.nested.append(_strings_as_code(token.script))
+            creates_code = False
         elif isinstance(token, Redirect):
             command.redirects.append(token)
         elif isinstance(token, _Word):
@@ -333,6 +337,7 @@ def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Comm
                 command.add_word(token.text, token.dynamic)
             elif token.glued_group:
                 command.nested.append(_method_call(token.text))
+                creates_code = _CREATES_CODE.search(token.text) is not None
     if call and isinstance(head, _Group):
         command.nested.append(_call_group())
     if not is_call and len(rest) == 1 and isinstance(head, _Word) and not head.dynamic:
@@ -344,6 +349,20 @@ def _method_call(target: str) -> Script:
     """A .NET method call on a value can do anything: report it as its own finding."""
     message = f"calls the .NET method {target}(…), which can change anything"
     return Script(findings=[Finding("confirm", "method-call", message)])
+
+
+_CREATES_CODE = re.compile(r"(?i)scriptblock\]::create$")
+
+
+def _strings_as_code(group: Script) -> Script:
+    """The string values in a group, each run as `Invoke-Expression` would run it."""
+    commands = [
+        Command(words=["invoke-expression", c.stdin_text], dynamic=[False, False])
+        for pipeline in group.pipelines
+        for c in pipeline
+        if c.stdin_text is not None and not c.words and not c.assignments
+    ]
+    return Script(pipelines=[[c] for c in commands])
 
 
 def _call_group() -> Script:

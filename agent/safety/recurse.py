@@ -120,7 +120,7 @@ def handle(
     """Analyse what `name args` runs when it runs something else; True when fully handled."""
     if runners.handle(analyzer, name, args, dynamic, rules, depth):
         return True
-    if name == "git" and rules.family == "posix":  # -c core.pager=…, -c alias.x=…
+    if name == "git":  # -c core.pager=…, -c alias.x=… (git runs them with its sh everywhere)
         expanded = configured.git(analyzer, args, depth)
         if expanded is not None:
             analyzer.argv(expanded, [False] * len(expanded), rules, depth + 1)
@@ -373,7 +373,7 @@ def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet, de
                 arg.split("=", 1)[0]
             )
             if "=" in arg:  # export PAGER='rm -rf ~': the command it arms is judged
-                configured.variable(analyzer, arg, depth)
+                configured.variable(analyzer, arg, None, depth)
     if name == "set" and (names or words):
         analyzer.add("confirm", "changes", "set with words replaces the positional parameters")
         return
