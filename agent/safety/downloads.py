@@ -1,4 +1,5 @@
-"""Download-then-run: `curl -o x.sh URL && sh x.sh` runs network code as surely as `curl | sh`."""
+"""Files a line makes and then runs: `curl -o x.sh URL && sh x.sh` runs network code as
+surely as `curl | sh`; `echo 'rm -rf ~' > x.sh && sh x.sh` runs the echoed line."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ from itertools import zip_longest
 
 from termwise.agent.safety.model import Command, Script
 
-_DOWNLOADERS = frozenset({"curl", "wget", "invoke-webrequest", "iwr", "aria2c", "fetch"})
+_DOWNLOADERS = frozenset(
+    {"curl", "wget", "invoke-webrequest", "iwr", "aria2c", "fetch", "certutil", "bitsadmin"}
+)
+# Downloaders whose file is the word after the URL (certutil -urlcache -f URL FILE,
+# bitsadmin /transfer JOB URL FILE); certutil only downloads with -urlcache.
+_URL_THEN_FILE = frozenset({"certutil", "bitsadmin"})
 _RUNNERS = frozenset(
     {"sh", "bash", "zsh", "dash", "ksh", "python", "python3", "py", "perl", "ruby", "node",
      "pwsh", "powershell", "cmd", "source", ".", "sudo", "doas", "start-process", "&"}
@@ -20,6 +26,9 @@ _OUTPUT_FLAGS = {
     "invoke-webrequest": ("-outfile", "-o", "-out", "-outf", "-outfi", "-outfil"),
     "iwr": ("-outfile", "-o", "-out", "-outf", "-outfi", "-outfil"),
 }
+_SHELL_RUNNERS = frozenset(
+    {"sh", "bash", "zsh", "dash", "ksh", "cmd", "source", ".", "call", "pwsh", "powershell", "&"}
+)
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
 
@@ -51,6 +60,13 @@ def _plain_name(word: str) -> str:
 def _targets(name: str, command: Command) -> set[str]:
     """Files the download writes: its -o/-O/-OutFile value, or the URL's last part."""
     words = command.words[1:]
+    if name in _URL_THEN_FILE:
+        if name == "certutil" and not any(w.lower() in ("-urlcache", "/urlcache") for w in words):
+            return set()
+        for word, after in zip_longest(words, words[1:], fillvalue=""):
+            if _URL.match(word):
+                return {_base(after or word.split("?", 1)[0].rstrip("/"))}
+        return set()
     flags = _OUTPUT_FLAGS.get(name, ())
     found: set[str] = set()
     for word, after in zip_longest(words, words[1:], fillvalue=""):  # each with the next
@@ -86,3 +102,30 @@ def _run_candidates(name: str, command: Command) -> list[str]:
 
 def _base(path: str) -> str:
     return re.split(r"[\\/]", path)[-1].lower()
+
+
+def written_then_run(script: Script) -> list[str]:
+    """The text of files a line writes with `echo`/`printf` and then runs (in that order):
+    `echo 'rm -rf ~' > x.sh && sh x.sh`, `echo rd /s /q C:\\ > x.bat & x.bat`."""
+    written: dict[str, str] = {}
+    run: list[str] = []
+    for pipeline in script.pipelines:
+        for command in pipeline:
+            if not command.words:
+                continue
+            name = _plain_name(command.words[0])
+            if name in ("echo", "printf", "write-output") and command.redirects:
+                text = " ".join(w for w in command.words[1:] if not (w[:1] == "-" and len(w) == 2))
+                if name == "printf" or "-e" in command.words[1:2]:
+                    text = text.replace("\\n", "\n").replace("\\t", "\t")
+                for redirect in command.redirects:
+                    if redirect.op in (">", ">>", ">|", "1>") and not redirect.dynamic:
+                        old = written.get(_base(redirect.target), "") if ">>" in redirect.op else ""
+                        written[_base(redirect.target)] = f"{old}\n{text}".strip()
+                continue
+            words = command.words
+            candidates = [words[0]]
+            if name in _SHELL_RUNNERS:  # sh x.sh, cmd /c x.bat; not python x.py (another language)
+                candidates += [w for w in words[1:] if not w.startswith(("-", "/"))][:2]
+            run += [written[_base(w)] for w in candidates if _base(w) in written]
+    return run

@@ -7,7 +7,7 @@ import posixpath
 import re
 
 from termwise.agent.safety import configured, inline, previews, recurse, shellwords
-from termwise.agent.safety.downloads import downloaded_then_run
+from termwise.agent.safety.downloads import downloaded_then_run, written_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
 from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
@@ -86,6 +86,8 @@ class Analyzer:
         self.findings.extend(script.findings)
         for target in downloaded_then_run(script):
             self.add("dangerous", "remote-code-exec", f"runs {target}, a file it just downloaded")
+        for text in written_then_run(script):  # echo 'rm -rf ~' > x.sh && sh x.sh
+            self.text(text, rules.family, depth + 1)
         for pipeline in script.pipelines:
             self.pipeline(pipeline, rules, depth)
             if len(pipeline) == 1:

@@ -8,7 +8,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from termwise.agent.safety import configured, inline, runners
+from termwise.agent.safety import configured, inline, launchers, runners
 from termwise.agent.safety.rules import RuleSet, Wrapper
 
 if TYPE_CHECKING:
@@ -158,6 +158,10 @@ def handle(
         return _powershell(analyzer, name, args, depth)
     if name == "cmd":
         return _cmd(analyzer, args, depth)
+    if name in launchers.WINDOWS and rules.family != "posix":
+        for line in launchers.windows_lines(name, args):
+            analyzer.text(line, "cmd", depth + 1)
+        return False  # the launcher's own verdict (it schedules, defines a macro …) applies
     if name == "wsl":
         return _wsl(analyzer, args, rules, depth)
     if name == "runas" and rules.family != "posix":
@@ -175,8 +179,9 @@ def handle(
             "confirm", "runs-script", f"runs the commands in {target or 'a file'} in this shell"
         )
         return True
-    if name in ("trap", "alias", "script") and rules.family == "posix":
-        _stored_line(analyzer, name, args, depth)
+    if name in launchers.POSIX and rules.family == "posix":
+        for line in launchers.posix_lines(name, args):
+            analyzer.text(line, "posix", depth + 1)
         return False  # its own verdict (it changes the shell, or records a session) applies
     if name == "eval" and rules.family == "posix":
         if args:
@@ -385,26 +390,6 @@ def _assigner(analyzer: Analyzer, name: str, args: list[str], rules: RuleSet, de
                 flagged = True
     if not flagged:
         analyzer.add("safe", "known-safe", f"{name} only changes this shell's variables")
-
-
-def _stored_line(analyzer: Analyzer, name: str, args: list[str], depth: int) -> None:
-    """The command line `trap 'CMD' EXIT`, `alias ls='CMD'` or `script -c 'CMD'` runs
-    (now or later) is judged as a line of its own."""
-    lines: list[str] = []
-    if name == "trap" and args and args[0] not in ("-", "") and not args[0].startswith("-"):
-        lines.append(args[0])
-    elif name == "alias":
-        lines += [a.split("=", 1)[1] for a in args if "=" in a and not a.startswith("-")]
-    elif name == "script":
-        for i, arg in enumerate(args):
-            if arg.startswith("--command="):
-                lines.append(arg.split("=", 1)[1])
-            elif arg == "--command" or (arg[:1] == "-" and arg[1:2] != "-" and arg.endswith("c")):
-                lines += args[i + 1 : i + 2]  # -c CMD, -qc CMD
-            elif arg[:2] == "-c" and len(arg) > 2:
-                lines.append(arg[2:])
-    for line in lines:
-        analyzer.text(line, "posix", depth + 1)
 
 
 def _requote(words: list[str]) -> str:

@@ -320,3 +320,24 @@ def test_import_alias_work_grows_linearly() -> None:
         return count
 
     assert calls(unit * 320) <= 10 * calls(unit * 40) + 1000
+
+
+_LAUNCH_WORDS = st.lists(
+    st.one_of(
+        st.sampled_from(["-c", "-qc", "--command", "--command=x", "/tr", "/TR", "/c", "/p", "call",
+                         "create", "ls=rd", "=", "@path", "@FILE", "-", "", "EXIT", "C:\\"]),
+        st.text(max_size=8),
+    ),
+    max_size=12,
+)  # fmt: skip
+
+
+@given(st.sampled_from(["trap", "alias", "script", "doskey", "schtasks", "wmic", "forfiles"]),
+       _LAUNCH_WORDS)  # fmt: skip
+@settings(max_examples=400, deadline=None)
+def test_launcher_lines_never_raise(name: str, words: list[str]) -> None:
+    """Whatever words follow a launcher, reading the line it runs never raises."""
+    from termwise.agent.safety.launchers import posix_lines, windows_lines
+
+    lines = posix_lines(name, words) + windows_lines(name, words)
+    assert all(isinstance(line, str) for line in lines)
