@@ -65,7 +65,7 @@ def variable(analyzer: Analyzer, assignment: str, value: str | None, depth: int)
     else:
         name, _, value = assignment.partition("=")
     if name.rstrip("+") in COMMAND_VARIABLES and value:
-        _judge_value(analyzer, value.lstrip("|"), name, depth)
+        _judge_value(analyzer, value.lstrip("|"), f"{name} makes programs run", depth)
 
 
 def git(analyzer: Analyzer, args: list[str], depth: int) -> list[str] | None:
@@ -104,8 +104,8 @@ def git(analyzer: Analyzer, args: list[str], depth: int) -> list[str] | None:
         return None
     if alias.startswith("!"):
         line = " ".join([alias[1:], *(shlex.quote(w) for w in rest)])
-        analyzer.add("confirm", "git-alias", f"git alias {sub} runs a shell command: {alias[1:]}")
-        analyzer.text(line, "posix", depth + 1)
+        analyzer.add("confirm", "git-alias", f"git alias {sub} runs a shell command")
+        analyzer.text_for(line, "posix", depth + 1, f"git alias {sub} runs `{alias[1:]}`")
         return None
     try:
         words = shlex.split(alias)
@@ -127,10 +127,12 @@ def _setting(analyzer: Analyzer, key: str, value: str, depth: int) -> None:
     elif _COMMAND_KEY.match(key):
         if key.lower() == "core.fsmonitor" and value.lower() in _BOOLEANS:
             return
-        _judge_value(analyzer, value, key, depth)
+        _judge_value(analyzer, value, f"git's {key} setting runs", depth)
     elif (m := _ALIAS_KEY.match(key)) and value.startswith("!"):
         analyzer.add("confirm", "git-alias", f"git alias {m.group(1)} runs a shell command")
-        analyzer.text(value[1:], "posix", depth + 1)
+        analyzer.text_for(
+            value[1:], "posix", depth + 1, f"git alias {m.group(1)} runs `{value[1:]}`"
+        )
 
 
 def _config_write(analyzer: Analyzer, args: list[str], depth: int) -> None:
@@ -151,7 +153,7 @@ def _config_write(analyzer: Analyzer, args: list[str], depth: int) -> None:
         _setting(analyzer, words[0], words[1], depth)
 
 
-def _judge_value(analyzer: Analyzer, value: str, where: str, depth: int) -> None:
+def _judge_value(analyzer: Analyzer, value: str, says: str, depth: int) -> None:
     """The value is run as a command line: judged as one (`core.pager=cat` stays safe)."""
     if value.strip():
-        analyzer.text(value, "posix", depth + 1)
+        analyzer.text_for(value, "posix", depth + 1, f"{says} `{value}`")

@@ -46,6 +46,16 @@ class Analyzer:
 
     # --- text and scripts -------------------------------------------------------------
 
+    def text_for(self, text: str, family: Family, depth: int, why: str) -> None:
+        """Judge `text` as a line another command runs (a git setting, a trap, a file just
+        written); when it is risky, `why` leads its reasons so they say where it comes from."""
+        start = len(self.findings)
+        self.text(text, family, depth)
+        level = verdict_level(self.findings[start:])
+        if level != "safe":
+            why = why if len(why) <= MAX_MESSAGE else why[: MAX_MESSAGE - 1] + "…"
+            self.findings.insert(start, Finding(level, "runs-given-line", why))
+
     def text(self, text: str, family: Family, depth: int = 0) -> None:
         """Parse `text` as `family` and analyse everything it would run."""
         if depth > MAX_DEPTH:
@@ -87,7 +97,7 @@ class Analyzer:
         for target in downloaded_then_run(script):
             self.add("dangerous", "remote-code-exec", f"runs {target}, a file it just downloaded")
         for text in written_then_run(script):  # echo 'rm -rf ~' > x.sh && sh x.sh
-            self.text(text, rules.family, depth + 1)
+            self.text_for(text, rules.family, depth + 1, f"runs a file this line wrote: `{text}`")
         for pipeline in script.pipelines:
             self.pipeline(pipeline, rules, depth)
             if len(pipeline) == 1:

@@ -160,7 +160,7 @@ def handle(
         return _cmd(analyzer, args, depth)
     if name in launchers.WINDOWS and rules.family != "posix":
         for line in launchers.windows_lines(name, args):
-            analyzer.text(line, "cmd", depth + 1)
+            analyzer.text_for(line, "cmd", depth + 1, f"{name} runs `{line}`")
         return False  # the launcher's own verdict (it schedules, defines a macro …) applies
     if name == "wsl":
         return _wsl(analyzer, args, rules, depth)
@@ -181,7 +181,7 @@ def handle(
         return True
     if name in launchers.POSIX and rules.family == "posix":
         for line in launchers.posix_lines(name, args):
-            analyzer.text(line, "posix", depth + 1)
+            analyzer.text_for(line, "posix", depth + 1, f"{name} runs `{line}`")
         return False  # its own verdict (it changes the shell, or records a session) applies
     if name == "eval" and rules.family == "posix":
         if args:
