@@ -85,8 +85,10 @@ def _word(part: Any) -> str:
     word: str = part.word
     start, end = getattr(part, "pos", (0, 0))
     raw = _source.get()[start:end]
-    # bashlex also keeps the backslash of 'it'\''s (a quote closed, escaped, reopened)
+    # bashlex also keeps the backslash of 'it'\''s (a quote closed, escaped, reopened), and
+    # the quotes of a '…' part that follows a "…" part ("r"'m' → r'm', not rm)
     odd = ('"' in raw or "'\\''" in raw) and "\\" in raw
+    odd = odd or ('"' in raw and "'" in raw)
     if odd and "$(" not in raw and "`" not in raw:
         words = [w for pipe in tolerant_parse(raw).pipelines for c in pipe for w in c.words]
         if len(words) == 1:
