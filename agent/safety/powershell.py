@@ -322,6 +322,9 @@ def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Comm
     ):
         rest = rest[1:]  # `if (…) {…}`: a language statement; only its parts run
     head = rest[0] if rest else None
+    if call and isinstance(head, _Group) and (named := _string_of(head.script)) is not None:
+        head = _Word(named)  # &("Remove-Item") …: the string names the command
+        rest = [head, *rest[1:]]
     is_call = isinstance(head, _Word) and (call or head.bare)
     creates_code = False
     for token in rest:
@@ -363,6 +366,14 @@ def _strings_as_code(group: Script) -> Script:
         if c.stdin_text is not None and not c.words and not c.assignments
     ]
     return Script(pipelines=[[c] for c in commands])
+
+
+def _string_of(group: Script) -> str | None:
+    """The value of a group that holds one plain string: ("Remove-Item")."""
+    commands = [c for pipeline in group.pipelines for c in pipeline]
+    if len(commands) == 1 and not commands[0].words and not commands[0].assignments:
+        return commands[0].stdin_text
+    return None
 
 
 def _call_group() -> Script:
