@@ -31,8 +31,20 @@ _AS = re.compile(rf"^\s*({_DOTTED})\s+as\s+({_NAME})\s*$")
 _COLON = re.compile(rf"^\s*({_NAME})\s*:\s*({_NAME})\s*$")
 
 
+_PY_DUNDER = re.compile(
+    r"""\b(?:__import__|importlib\.import_module)\s*\(\s*['"]([\w.]{1,60})['"]\s*\)"""
+)
+_RB_INCLUDE = re.compile(r"\binclude\s+FileUtils\b")
+_RB_FILEUTILS = re.compile(
+    r"(?<![\w.:$@])(rm_rf|rm_r|rm_f|rm|remove_dir|remove_entry|remove_entry_secure|rmtree|"
+    r"mv|move|cp|cp_r|copy|copy_entry|rmdir)\b(?=\s*[(\s'\"])"
+)
+
+
 def python(code: str) -> str:
-    """The script with its import aliases and from-imports spelled as module calls."""
+    """The script with its import aliases and from-imports spelled as module calls
+    (and `__import__("os").system` as `os.system`)."""
+    code = _PY_DUNDER.sub(lambda m: m.group(1), code)
     names: dict[str, str] = {}
     for match in _PY_IMPORT.finditer(code):
         for part in match.group(1).split(","):
@@ -66,6 +78,13 @@ def js(code: str) -> str:
     return _renamed(code, names)
 
 
+def ruby(code: str) -> str:
+    """After `include FileUtils`, `rm_rf x` is `FileUtils.rm_rf x`."""
+    if not _RB_INCLUDE.search(code):
+        return code
+    return _RB_FILEUTILS.sub(lambda m: "FileUtils." + m.group(1), code)
+
+
 def _renamed(code: str, names: dict[str, str]) -> str:
     names = {k: v for k, v in names.items() if k != v and k.isidentifier()}
     if not names:
@@ -73,3 +92,6 @@ def _renamed(code: str, names: dict[str, str]) -> str:
     chosen = sorted(names, key=len, reverse=True)[:MAX_NAMES]
     uses = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, chosen)) + r")\b(?=\s*[.(])")
     return uses.sub(lambda m: names[m.group(1)], code)
+
+
+READERS = {"python": python, "js": js, "ruby": ruby}

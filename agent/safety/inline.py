@@ -18,9 +18,11 @@ if TYPE_CHECKING:
 
 MAX_CODE = 20_000  # longer scripts are still `confirm` (they run code); they are not read
 MAX_CALLS = 40  # calls read per script: enough for any one-liner, bounded for hostile input
+MAX_EVAL_DEPTH = 6  # exec("exec('…')"): strings run as code are read this deep
 COMPUTED = "$COMPUTED"  # a path only known when the script runs
 # Calls read through their arguments (see _call), in this order.
 _CALL_KINDS = (
+    "eval",
     "shell",
     "argv",
     "program",
@@ -218,8 +220,8 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
         return
     shell_family: Family = "posix" if family == "posix" else "cmd"
     p = lang.patterns
-    if lang.name in ("python", "js"):  # import o as os, {execSync: run}: the known names back
-        code = aliases.python(code) if lang.name == "python" else aliases.js(code)
+    if lang.name in aliases.READERS:  # import os as o, {execSync: run}: the known names back
+        code = aliases.READERS[lang.name](code)
     quoted = _quoted(code)
     found = 0
     for kind in _CALL_KINDS:
@@ -300,6 +302,11 @@ def _call(
     depth: int,
 ) -> None:
     arg = first_argument(code, start)
+    if kind == "eval":  # exec("import os; os.system('rm -rf ~')"): the string is code too
+        literal = string_literal(arg)
+        if literal is not None and depth < MAX_EVAL_DEPTH:
+            check_code(analyzer, lang, literal, shell_family, depth + 1)
+        return
     if kind == "shell":
         literal = string_literal(arg)
         items = _split_items(first_arguments_text(code, start))
