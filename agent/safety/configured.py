@@ -89,7 +89,8 @@ def git(analyzer: Analyzer, args: list[str], depth: int) -> list[str] | None:
             break
         i += 1
     for key, value in settings:
-        _setting(analyzer, key, value, depth)
+        if not _ALIAS_KEY.match(key):  # a -c alias lives for this command: judged if used
+            _setting(analyzer, key, value, depth)
     if i >= len(args):
         return None
     sub, rest = args[i], args[i + 1 :]
