@@ -45,12 +45,7 @@ def python(code: str) -> str:
     """The script with its import aliases and from-imports spelled as module calls
     (and `__import__("os").system` as `os.system`)."""
     code = _PY_DUNDER.sub(lambda m: m.group(1), code)
-    names: dict[str, str] = {}
-    for match in _PY_IMPORT.finditer(code):
-        for part in match.group(1).split(","):
-            found = _AS.match(part)
-            if found:
-                names[found.group(2)] = found.group(1)
+    names = _listed(_PY_IMPORT, _AS, code)
     for match in _PY_FROM.finditer(code):
         module = match.group(1)
         for part in match.group(2).split(","):
@@ -64,18 +59,19 @@ def python(code: str) -> str:
 
 def js(code: str) -> str:
     """The script with destructured or imported names of child_process and fs given back."""
+    return _renamed(code, _listed(_JS_DESTRUCTURE, _COLON, code) | _listed(_JS_IMPORT, _AS, code))
+
+
+def _listed(statement: re.Pattern[str], pair: re.Pattern[str], code: str) -> dict[str, str]:
+    """Local name → real name for each `real as local` (or `real: local`) pair listed in
+    the first group of every `statement` match."""
     names: dict[str, str] = {}
-    for match in _JS_DESTRUCTURE.finditer(code):
+    for match in statement.finditer(code):
         for part in match.group(1).split(","):
-            found = _COLON.match(part)
+            found = pair.match(part)
             if found:
                 names[found.group(2)] = found.group(1)
-    for match in _JS_IMPORT.finditer(code):
-        for part in match.group(1).split(","):
-            found = _AS.match(part)
-            if found:
-                names[found.group(2)] = found.group(1)
-    return _renamed(code, names)
+    return names
 
 
 def ruby(code: str) -> str:

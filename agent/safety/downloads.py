@@ -4,6 +4,7 @@ surely as `curl | sh`; `echo 'rm -rf ~' > x.sh && sh x.sh` runs the echoed line.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from itertools import zip_longest
 
 from termwise.agent.safety.model import Command, Script
@@ -36,20 +37,20 @@ def downloaded_then_run(script: Script) -> list[str]:
     """Names of files a script downloads and later runs (in the order commands appear)."""
     saved: set[str] = set()
     run: list[str] = []
+    for name, command in _commands(script):
+        if name in _DOWNLOADERS:
+            saved |= _targets(name, command)
+        elif saved:
+            run += [w for w in _run_candidates(name, command) if _base(w) in saved]
+    return run
+
+
+def _commands(script: Script) -> Iterator[tuple[str, Command]]:
+    """Each command with words, in order, with its plain program name."""
     for pipeline in script.pipelines:
         for command in pipeline:
-            if not command.words:
-                continue
-            name = _plain_name(command.words[0])
-            if name in _DOWNLOADERS:
-                saved |= _targets(name, command)
-                continue
-            if not saved:
-                continue
-            for word in _run_candidates(name, command):
-                if _base(word) in saved:
-                    run.append(word)
-    return run
+            if command.words:
+                yield _plain_name(command.words[0]), command
 
 
 def _plain_name(word: str) -> str:
@@ -109,23 +110,19 @@ def written_then_run(script: Script) -> list[str]:
     `echo 'rm -rf ~' > x.sh && sh x.sh`, `echo rd /s /q C:\\ > x.bat & x.bat`."""
     written: dict[str, str] = {}
     run: list[str] = []
-    for pipeline in script.pipelines:
-        for command in pipeline:
-            if not command.words:
-                continue
-            name = _plain_name(command.words[0])
-            if name in ("echo", "printf", "write-output") and command.redirects:
-                text = " ".join(w for w in command.words[1:] if not (w[:1] == "-" and len(w) == 2))
-                if name == "printf" or "-e" in command.words[1:2]:
-                    text = text.replace("\\n", "\n").replace("\\t", "\t")
-                for redirect in command.redirects:
-                    if redirect.op in (">", ">>", ">|", "1>") and not redirect.dynamic:
-                        old = written.get(_base(redirect.target), "") if ">>" in redirect.op else ""
-                        written[_base(redirect.target)] = f"{old}\n{text}".strip()
-                continue
-            words = command.words
-            candidates = [words[0]]
-            if name in _SHELL_RUNNERS:  # sh x.sh, cmd /c x.bat; not python x.py (another language)
-                candidates += [w for w in words[1:] if not w.startswith(("-", "/"))][:2]
-            run += [written[_base(w)] for w in candidates if _base(w) in written]
+    for name, command in _commands(script):
+        words = command.words
+        if name in ("echo", "printf", "write-output") and command.redirects:
+            text = " ".join(w for w in words[1:] if not (w[:1] == "-" and len(w) == 2))
+            if name == "printf" or "-e" in words[1:2]:
+                text = text.replace("\\n", "\n").replace("\\t", "\t")
+            for redirect in command.redirects:
+                if redirect.op in (">", ">>", ">|", "1>") and not redirect.dynamic:
+                    kept = written.get(_base(redirect.target), "") if ">>" in redirect.op else ""
+                    written[_base(redirect.target)] = f"{kept}\n{text}".strip()
+            continue
+        candidates = [words[0]]
+        if name in _SHELL_RUNNERS:  # sh x.sh, cmd /c x.bat; not python x.py (another language)
+            candidates += [w for w in words[1:] if not w.startswith(("-", "/"))][:2]
+        run += [written[_base(w)] for w in candidates if _base(w) in written]
     return run

@@ -5,7 +5,6 @@ work grows linearly with the file."""
 from __future__ import annotations
 
 import struct
-import sys
 import zlib
 from pathlib import Path
 
@@ -15,6 +14,8 @@ from hypothesis import strategies as st
 from termwise.memory import search_index
 from termwise.memory.search_index import CorruptIndex, StaleIndex, load, rank, read_entry
 from termwise.memory.store import SEARCH_INDEX, MemoryStore
+
+from tests.support.work import calls_made
 
 _HEAD = struct.Struct("<8sIQ")
 # The store-level properties write files and search per example: the nightly profile's
@@ -121,22 +122,6 @@ def test_a_forged_body_with_a_matching_checksum_never_raises_or_invents(
             assert (hit.file, hit.entry) in real
 
 
-def _calls(fn) -> int:
-    count = 0
-
-    def tally(frame: object, event: str, arg: object) -> None:
-        nonlocal count
-        if event in ("call", "c_call"):
-            count += 1
-
-    sys.setprofile(tally)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 def _index_of(tmp_path: Path, entries: int, words: str) -> bytes:
     root = tmp_path / f"m{entries}"
     root.mkdir()
@@ -157,4 +142,4 @@ def test_loading_and_searching_grow_linearly(tmp_path: Path, words: str) -> None
         rank(list(blocks.values()), [words.split()[0][:2], "1"], 5, 740_000, 14)
         load(data[:-1] + b"\x00")
 
-    assert _calls(lambda: work(large)) <= 10 * _calls(lambda: work(small)) + 1000
+    assert calls_made(lambda: work(large)) <= 10 * calls_made(lambda: work(small)) + 1000

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from termwise.agent.rules import suggest_fixes
+
+from tests.support.work import calls_made
 
 SHELLS = ("bash", "zsh", "fish", "pwsh", "powershell", "cmd")
 # Pieces of real failures, so the fuzzer reaches the rules' branches, not only noise.
@@ -131,20 +132,8 @@ def test_no_rule_fails_on_any_input(
 
 
 def _calls(script: str, output: str, shell: str) -> int:
-    """Python and C function calls made by one suggest_fixes: a measure of work no load skews."""
-    count = 0
-
-    def tally(_frame: object, event: str, _arg: object) -> None:
-        nonlocal count
-        if event in ("call", "c_call"):
-            count += 1
-
-    sys.setprofile(tally)
-    try:
-        suggest_fixes(script, output, None, shell)
-    finally:
-        sys.setprofile(None)
-    return count
+    """Function calls made by one suggest_fixes: a measure of work no load skews."""
+    return calls_made(lambda: suggest_fixes(script, output, None, shell))
 
 
 @pytest.mark.parametrize("shell", ["bash", "powershell"])

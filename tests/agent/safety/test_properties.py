@@ -11,6 +11,8 @@ from termwise.agent.safety import classify
 from termwise.agent.safety.inline import check_code, load_interpreters
 from termwise.agent.safety.posix import cut_heredocs
 
+from tests.support.work import calls_made
+
 SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "wsl")
 # Pieces of real command lines, so the fuzzer reaches the parsers' branches, not only noise.
 _PIECES = st.sampled_from(
@@ -149,20 +151,8 @@ def test_inline_reader_never_raises(code: str, language: str) -> None:
 
 
 def _calls(text: str, shell: str) -> int:
-    """Python and C function calls made by one classify: a measure of work that no load skews."""
-    count = 0
-
-    def tally(_frame: object, event: str, _arg: object) -> None:
-        nonlocal count
-        if event in ("call", "c_call"):
-            count += 1
-
-    sys.setprofile(tally)
-    try:
-        classify(text, shell)
-    finally:
-        sys.setprofile(None)
-    return count
+    """Function calls made by one classify: a measure of work that no load skews."""
+    return calls_made(lambda: classify(text, shell))
 
 
 @pytest.mark.parametrize("shell", ["bash", "pwsh", "cmd"])
@@ -310,23 +300,8 @@ def test_import_alias_work_grows_linearly() -> None:
     from termwise.agent.safety.aliases import python
 
     unit = "import os as o, shutil as s\nfrom os import system as x\no.remove(1); x('y')\n"
-
-    def calls(text: str) -> int:
-        count = 0
-
-        def tally(_frame: object, event: str, _arg: object) -> None:
-            nonlocal count
-            if event in ("call", "c_call"):
-                count += 1
-
-        sys.setprofile(tally)
-        try:
-            python(text)
-        finally:
-            sys.setprofile(None)
-        return count
-
-    assert calls(unit * 320) <= 10 * calls(unit * 40) + 1000
+    small = calls_made(lambda: python(unit * 40))
+    assert calls_made(lambda: python(unit * 320)) <= 10 * small + 1000
 
 
 _LAUNCH_WORDS = st.lists(
