@@ -92,11 +92,11 @@ def _targets(name: str, command: Command) -> set[str]:
     return found
 
 
-def _run_candidates(name: str, command: Command) -> list[str]:
+def _run_candidates(name: str, command: Command, runners: frozenset[str] = _RUNNERS) -> list[str]:
     """The program itself, and for interpreters and wrappers the file they are given."""
     words = command.words
     candidates = [words[0]]
-    if name in _RUNNERS:
+    if name in runners:
         candidates += [w for w in words[1:] if not w.startswith("-")][:2]
     return candidates
 
@@ -111,8 +111,8 @@ def written_then_run(script: Script) -> list[str]:
     written: dict[str, str] = {}
     run: list[str] = []
     for name, command in _commands(script):
-        words = command.words
         if name in ("echo", "printf", "write-output") and command.redirects:
+            words = command.words
             text = " ".join(w for w in words[1:] if not (w[:1] == "-" and len(w) == 2))
             if name == "printf" or "-e" in words[1:2]:
                 text = text.replace("\\n", "\n").replace("\\t", "\t")
@@ -121,8 +121,7 @@ def written_then_run(script: Script) -> list[str]:
                     kept = written.get(_base(redirect.target), "") if ">>" in redirect.op else ""
                     written[_base(redirect.target)] = f"{kept}\n{text}".strip()
             continue
-        candidates = [words[0]]
-        if name in _SHELL_RUNNERS:  # sh x.sh, cmd /c x.bat; not python x.py (another language)
-            candidates += [w for w in words[1:] if not w.startswith(("-", "/"))][:2]
+        # sh x.sh, cmd /c x.bat; not python x.py (another language)
+        candidates = _run_candidates(name, command, _SHELL_RUNNERS)
         run += [written[_base(w)] for w in candidates if _base(w) in written]
     return run
