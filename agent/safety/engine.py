@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ntpath
 import posixpath
 import re
 
@@ -18,10 +17,6 @@ MAX_MESSAGE = 160
 MAX_REVIEW = 20_000  # longer inputs are at least "confirm", and skip the raw-text rules
 TEXT_BUDGET = 50_000
 FLATTEN_AT = 20  # substitutions deeper than this are checked flat, without more recursion
-_HOME = re.compile(
-    r"^(\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\$env:HOME)(?=$|[\\/])", re.I
-)
-_TMPDIR = re.compile(r"^\$\{TMPDIR\}(?=$|/)")
 _PS_CODE_SINKS = frozenset({"iex", "invoke-expression", "pwsh", "powershell"})
 _WIN_SUFFIX = re.compile(r"\.(exe|com|cmd|bat)$", re.I)
 
@@ -137,7 +132,7 @@ class Analyzer:
             value = shellwords.from_folder(self.cwd, value, family)
         if self.links and family == "posix":
             value = shellwords.through_links(value, self.links)
-        return normalize_path(value, family)
+        return shellwords.normalize_path(value, family)
 
     def pipeline(self, pipeline: list[Command], rules: RuleSet, depth: int) -> None:
         names = [self.names(c, rules) for c in pipeline]
@@ -191,7 +186,7 @@ class Analyzer:
             self._reads_code_from_pipe(command, rules, "given on its input")
         words = command.words
         if command.assignments and words:
-            words = _temp_assignment(command.assignments, words)
+            words = shellwords.temp_assignment(command.assignments, words)
         if words:
             self.argv(words, command.dynamic, rules, depth)
         elif command.assignments and not command.redirects and not command.nested:
@@ -361,7 +356,7 @@ class Analyzer:
         self, words: list[str], dynamic: list[bool], rules: RuleSet, depth: int
     ) -> None:
         """`$(echo rm) -rf /`, `$x -rf ~`: with destructive arguments, assume the worst program."""
-        literal = _echoed_word(words[0])
+        literal = shellwords.echoed_word(words[0])
         candidates = [literal] if literal else list(rules.computed_candidates)
         if literal is None and len(words) > 1 and not dynamic[1] and _WRAPPER_VAR.search(words[0]):
             # `$SUDO rm -rf /tmp/x`: a variable named like a wrapper runs the command after it
@@ -497,37 +492,9 @@ def _own_args(inv: Invocation, spec: CommandSpec) -> list[str]:
     return inv.sub_args if spec is inv.sub_spec else inv.args
 
 
-_ECHOED = re.compile(
-    r"""^(?:\$\(|`)\s*(?:echo|printf)\s+['"]?([A-Za-z0-9_.+-]+)['"]?\s*(?:\)|`)$"""
-)
 _WRAPPER_VAR = re.compile(
     r"(?i)^\$\{?(sudo|doas|su_cmd|as_root|priv\w*|\w*_?prefix|run_?as|maybe_sudo)\}?$"
 )
-_TEMP_VARS = ("TMPDIR", "TMP", "TEMP")
-
-
-def _echoed_word(word: str) -> str | None:
-    """`$(echo rm)` → rm, `` `printf rm` `` → rm: a computed word whose value is in plain sight."""
-    match = _ECHOED.match(word)
-    return match.group(1) if match else None
-
-
-def _temp_assignment(assignments: list[str], words: list[str]) -> list[str]:
-    """`TMPDIR=/ rm -rf $TMPDIR/x`: a temp variable set on the line means what it is set to."""
-    values = {}
-    for assignment in assignments:
-        var, _, value = assignment.partition("=")
-        if var in _TEMP_VARS:
-            values[var] = value
-    if not values:
-        return words
-    out = []
-    for word in words:
-        for var, value in values.items():
-            word = word.replace("${" + var + "}", value)
-            word = re.sub(r"\$" + var + r"(?![A-Za-z0-9_])", value.replace("\\", "\\\\"), word)
-        out.append(word)
-    return out
 
 
 def flatten(script: Script) -> list[Command]:
@@ -550,7 +517,7 @@ def _trusted_location(word: str, rules: RuleSet) -> bool:
     cut = max(word.rfind("/"), word.rfind("\\"))
     if cut < 0:
         return True
-    folder = normalize_path(word[:cut] or "/", rules.family)
+    folder = shellwords.normalize_path(word[:cut] or "/", rules.family)
     return rules.trusted_dirs is not None and rules.trusted_dirs.match(folder) is not None
 
 
@@ -568,28 +535,6 @@ def resolve_name(word: str, rules: RuleSet) -> str:
     elif "/" in name:
         name = name.rsplit("/", 1)[-1]
     return name
-
-
-def normalize_path(value: str, family: Family) -> str:
-    """Make path arguments comparable: `$HOME` → `~`, duplicate and trailing separators gone."""
-    text = _HOME.sub("~", value.strip())
-    text = _TMPDIR.sub("$TMPDIR", text)
-    if family == "posix":
-        if text.startswith("/"):
-            text = "/" + text.lstrip("/")
-            text = posixpath.normpath(text)
-        elif ".." in text.split("/"):  # $TMPDIR/../x is not under the temp folder
-            text = posixpath.normpath(text)
-        elif len(text) > 1:
-            text = text.rstrip("/") or text
-        return text
-    text = text.replace("/", "\\").lower()
-    if ".." in text.split("\\"):
-        text = ntpath.normpath(text)
-    text = re.sub(r"\\{2,}", r"\\", text) if not text.startswith("\\\\") else text
-    if len(text) > 3 and text.endswith("\\"):
-        text = text.rstrip("\\")
-    return text
 
 
 def parse(text: str, family: Family) -> Script:

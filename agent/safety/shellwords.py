@@ -1,5 +1,7 @@
 """How a shell turns typed words into what a program gets, as far as the rules need it:
-bash's brace lists, PowerShell's comma lists, paths that follow a `cd`, and rm's -f/-i."""
+bash's brace lists, PowerShell's comma lists, paths that follow a `cd` or a symlink made
+on the line, temp variables set on the line, `$(echo rm)`, rm's -f/-i, and paths made
+comparable (`$HOME` → `~`)."""
 
 from __future__ import annotations
 
@@ -122,3 +124,59 @@ def through_links(value: str, links: dict[str, str]) -> str:
         if plain.startswith(link + "/"):
             return target.rstrip("/") + plain[len(link) :]
     return value
+
+
+_HOME = re.compile(
+    r"^(\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\$env:HOME)(?=$|[\\/])", re.I
+)
+_TMPDIR = re.compile(r"^\$\{TMPDIR\}(?=$|/)")
+_ECHOED = re.compile(
+    r"""^(?:\$\(|`)\s*(?:echo|printf)\s+['"]?([A-Za-z0-9_.+-]+)['"]?\s*(?:\)|`)$"""
+)
+_TEMP_VARS = ("TMPDIR", "TMP", "TEMP")
+
+
+def echoed_word(word: str) -> str | None:
+    """`$(echo rm)` → rm, `` `printf rm` `` → rm: a computed word whose value is in plain sight."""
+    match = _ECHOED.match(word)
+    return match.group(1) if match else None
+
+
+def temp_assignment(assignments: list[str], words: list[str]) -> list[str]:
+    """`TMPDIR=/ rm -rf $TMPDIR/x`: a temp variable set on the line means what it is set to."""
+    values = {}
+    for assignment in assignments:
+        var, _, value = assignment.partition("=")
+        if var in _TEMP_VARS:
+            values[var] = value
+    if not values:
+        return words
+    out = []
+    for word in words:
+        for var, value in values.items():
+            word = word.replace("${" + var + "}", value)
+            word = re.sub(r"\$" + var + r"(?![A-Za-z0-9_])", value.replace("\\", "\\\\"), word)
+        out.append(word)
+    return out
+
+
+def normalize_path(value: str, family: Family) -> str:
+    """Make path arguments comparable: `$HOME` → `~`, duplicate and trailing separators gone."""
+    text = _HOME.sub("~", value.strip())
+    text = _TMPDIR.sub("$TMPDIR", text)
+    if family == "posix":
+        if text.startswith("/"):
+            text = "/" + text.lstrip("/")
+            text = posixpath.normpath(text)
+        elif ".." in text.split("/"):  # $TMPDIR/../x is not under the temp folder
+            text = posixpath.normpath(text)
+        elif len(text) > 1:
+            text = text.rstrip("/") or text
+        return text
+    text = text.replace("/", "\\").lower()
+    if ".." in text.split("\\"):
+        text = ntpath.normpath(text)
+    text = re.sub(r"\\{2,}", r"\\", text) if not text.startswith("\\\\") else text
+    if len(text) > 3 and text.endswith("\\"):
+        text = text.rstrip("\\")
+    return text
