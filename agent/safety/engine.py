@@ -34,10 +34,15 @@ class Analyzer:
         self.temp_reassigned = False
         self.links: dict[str, str] = {}  # symlinks made on the line: link → target
 
-    def add(self, level: Level, rule: str, message: str) -> None:
+    def add(self, level: Level, rule: str, message: str, at: int | None = None) -> None:
+        """A finding, at the end of the reasons or before the one at index `at`."""
         if len(message) > MAX_MESSAGE:  # a 100 kB "command name" must not flood the reasons
             message = message[: MAX_MESSAGE - 1] + "…"
-        self.findings.append(Finding(level, rule, message))
+        finding = Finding(level, rule, message)
+        if at is None:
+            self.findings.append(finding)
+        else:
+            self.findings.insert(at, finding)
 
     # --- text and scripts -------------------------------------------------------------
 
@@ -48,8 +53,7 @@ class Analyzer:
         self.text(text, family, depth)
         level = verdict_level(self.findings[start:])
         if level != "safe":
-            why = why if len(why) <= MAX_MESSAGE else why[: MAX_MESSAGE - 1] + "…"
-            self.findings.insert(start, Finding(level, "runs-given-line", why))
+            self.add(level, "runs-given-line", why, at=start)
 
     def text(self, text: str, family: Family, depth: int = 0) -> None:
         """Parse `text` as `family` and analyse everything it would run."""

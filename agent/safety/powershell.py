@@ -357,23 +357,30 @@ def _method_call(target: str) -> Script:
 _CREATES_CODE = re.compile(r"(?i)scriptblock\]::create$")
 
 
-def _strings_as_code(group: Script) -> Script:
-    """The string values in a group, each run as `Invoke-Expression` would run it."""
-    commands = [
-        Command(words=["invoke-expression", c.stdin_text], dynamic=[False, False])
+def _plain_strings(group: Script) -> list[str | None]:
+    """Each statement of a group: its value when it is a plain string, else None."""
+    return [
+        c.stdin_text if not c.words and not c.assignments else None
         for pipeline in group.pipelines
         for c in pipeline
-        if c.stdin_text is not None and not c.words and not c.assignments
     ]
-    return Script(pipelines=[[c] for c in commands])
+
+
+def _strings_as_code(group: Script) -> Script:
+    """The string values in a group, each run as `Invoke-Expression` would run it."""
+    return Script(
+        pipelines=[
+            [Command(words=["invoke-expression", text], dynamic=[False, False])]
+            for text in _plain_strings(group)
+            if text is not None
+        ]
+    )
 
 
 def _string_of(group: Script) -> str | None:
     """The value of a group that holds one plain string: ("Remove-Item")."""
-    commands = [c for pipeline in group.pipelines for c in pipeline]
-    if len(commands) == 1 and not commands[0].words and not commands[0].assignments:
-        return commands[0].stdin_text
-    return None
+    values = _plain_strings(group)
+    return values[0] if len(values) == 1 else None
 
 
 def _call_group() -> Script:
