@@ -1,13 +1,24 @@
 """Command lines that other commands keep and run later or elsewhere: `trap 'CMD' EXIT`,
 `alias ls='CMD'`, `script -c CMD`; Windows' `doskey`, `schtasks /tr`, `wmic … create`,
-`forfiles /c`.
+`forfiles /c`; `docker exec … CMD` and `kubectl exec … -- CMD` in a container; tmux panes.
 """
 
 from __future__ import annotations
 
 import re
 
+from termwise.agent.safety.model import Family
+
 POSIX = frozenset({"trap", "alias", "script"})
+
+
+def kept_lines(name: str, args: list[str], family: Family) -> tuple[Family, list[str]]:
+    """The lines `name args` keeps to run later, and the shell they are run by."""
+    if name in POSIX and family == "posix":
+        return "posix", posix_lines(name, args)
+    if name in WINDOWS and family != "posix":
+        return "cmd", windows_lines(name, args)
+    return family, []
 
 
 def posix_lines(name: str, args: list[str]) -> list[str]:
@@ -53,3 +64,60 @@ def windows_lines(name: str, args: list[str]) -> list[str]:
             line = re.sub(re.escape(var), lambda _: f'"{each}"', line, flags=re.IGNORECASE)
         return [line]
     return []
+
+
+_CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
+_CLUSTER_CLIS = frozenset({"kubectl", "oc", "k"})
+# exec options that take a value (the rest are switches such as -it)
+_EXEC_VALUED = frozenset(
+    {
+        "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys",
+        "-c", "--container", "-n", "--namespace", "--context", "-f", "--filename",
+        "--pod-running-timeout", "--kubeconfig", "--cluster", "-s", "--server", "--index",
+    }
+)  # fmt: skip
+
+
+def container_command(name: str, args: list[str]) -> list[str]:
+    """The command `docker exec [opts] CONTAINER CMD…` (or `compose exec`, `kubectl exec POD
+    -- CMD…`) runs inside the container; [] when there is none."""
+    rest = args
+    if name in _CONTAINER_CLIS and rest[:1] == ["compose"]:
+        rest = rest[1:]
+    if name not in _CONTAINER_CLIS | _CLUSTER_CLIS or rest[:1] != ["exec"]:
+        return []
+    rest = rest[1:]
+    if name in _CLUSTER_CLIS and "--" in rest:
+        return rest[rest.index("--") + 1 :]
+    i = 0
+    while i < len(rest) and rest[i].startswith("-"):
+        i += 2 if rest[i] in _EXEC_VALUED else 1
+    return rest[i + 1 :]  # after the container (or pod) name
+
+
+_TMUX_RUNS = frozenset(
+    {"new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane",
+     "respawnp", "respawn-window", "respawnw", "run-shell", "run", "send-keys", "send"}
+)  # fmt: skip
+_TMUX_VALUED = frozenset("cefFlnstxyNT")  # option letters that take the next word
+
+
+def tmux_line(name: str, args: list[str]) -> str:
+    """The shell line `tmux new-session … 'CMD'` (or `send-keys 'CMD' Enter`) runs."""
+    if name != "tmux":
+        return ""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):  # tmux's own options: -L sock, -f conf
+        i += 2 if args[i] in ("-L", "-S", "-f", "-T") else 1
+    if i >= len(args) or args[i] not in _TMUX_RUNS:
+        return ""
+    sub, rest = args[i], args[i + 1 :]
+    j = 0
+    while j < len(rest) and rest[j].startswith("-") and rest[j] != "--":
+        j += 2 if rest[j][-1] in _TMUX_VALUED and len(rest[j]) > 1 else 1
+    words = rest[j + 1 :] if rest[j : j + 1] == ["--"] else rest[j:]
+    if sub in ("send-keys", "send"):
+        if not any(w in ("Enter", "C-m", "KPEnter") for w in words):
+            return ""  # typed but not entered
+        words = [w for w in words if w not in ("Enter", "C-m", "KPEnter")]
+    return " ".join(words)

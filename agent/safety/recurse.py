@@ -144,11 +144,16 @@ def handle(
         return True
     # docker exec db psql …, kubectl exec pod -- rm …: the command runs in the container;
     # tmux new-session 'make test': the line runs in a new pane
-    inside = _container_command(name, args)
-    line = " ".join(shlex.quote(w) for w in inside) if inside else _tmux_line(name, args)
+    inside = launchers.container_command(name, args)
+    line = " ".join(shlex.quote(w) for w in inside) if inside else launchers.tmux_line(name, args)
     if line:
         analyzer.text(line, "posix", depth + 1)
         return False  # the launcher's own verdict still applies
+    kept_by, kept = launchers.kept_lines(name, args, rules.family)  # trap '…', schtasks /tr …
+    for line in kept:
+        analyzer.text_for(line, kept_by, depth + 1, f"{name} runs `{line}`")
+    if kept:
+        return False  # its own verdict (it schedules, defines an alias …) still applies
     wrapper = rules.wrappers.get(name)
     if wrapper is not None:
         return _wrapper(analyzer, wrapper, args, dynamic, rules, depth)
@@ -158,10 +163,6 @@ def handle(
         return _powershell(analyzer, name, args, depth)
     if name == "cmd":
         return _cmd(analyzer, args, depth)
-    if name in launchers.WINDOWS and rules.family != "posix":
-        for line in launchers.windows_lines(name, args):
-            analyzer.text_for(line, "cmd", depth + 1, f"{name} runs `{line}`")
-        return False  # the launcher's own verdict (it schedules, defines a macro …) applies
     if name == "wsl":
         return _wsl(analyzer, args, rules, depth)
     if name == "runas" and rules.family != "posix":
@@ -179,10 +180,6 @@ def handle(
             "confirm", "runs-script", f"runs the commands in {target or 'a file'} in this shell"
         )
         return True
-    if name in launchers.POSIX and rules.family == "posix":
-        for line in launchers.posix_lines(name, args):
-            analyzer.text_for(line, "posix", depth + 1, f"{name} runs `{line}`")
-        return False  # its own verdict (it changes the shell, or records a session) applies
     if name == "eval" and rules.family == "posix":
         if args:
             analyzer.text(" ".join(args), "posix", depth + 1)
@@ -455,63 +452,6 @@ def _start_process(analyzer: Analyzer, args: list[str], depth: int) -> bool:
     line = target + (" " + arguments.replace("','", " ").replace(",", " ") if arguments else "")
     analyzer.text(line, "cmd", depth + 1)
     return True
-
-
-_CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
-_CLUSTER_CLIS = frozenset({"kubectl", "oc", "k"})
-# exec options that take a value (the rest are switches such as -it)
-_EXEC_VALUED = frozenset(
-    {
-        "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys",
-        "-c", "--container", "-n", "--namespace", "--context", "-f", "--filename",
-        "--pod-running-timeout", "--kubeconfig", "--cluster", "-s", "--server", "--index",
-    }
-)  # fmt: skip
-
-
-def _container_command(name: str, args: list[str]) -> list[str]:
-    """The command `docker exec [opts] CONTAINER CMD…` (or `compose exec`, `kubectl exec POD
-    -- CMD…`) runs inside the container; [] when there is none."""
-    rest = args
-    if name in _CONTAINER_CLIS and rest[:1] == ["compose"]:
-        rest = rest[1:]
-    if name not in _CONTAINER_CLIS | _CLUSTER_CLIS or rest[:1] != ["exec"]:
-        return []
-    rest = rest[1:]
-    if name in _CLUSTER_CLIS and "--" in rest:
-        return rest[rest.index("--") + 1 :]
-    i = 0
-    while i < len(rest) and rest[i].startswith("-"):
-        i += 2 if rest[i] in _EXEC_VALUED else 1
-    return rest[i + 1 :]  # after the container (or pod) name
-
-
-_TMUX_RUNS = frozenset(
-    {"new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane",
-     "respawnp", "respawn-window", "respawnw", "run-shell", "run", "send-keys", "send"}
-)  # fmt: skip
-_TMUX_VALUED = frozenset("cefFlnstxyNT")  # option letters that take the next word
-
-
-def _tmux_line(name: str, args: list[str]) -> str:
-    """The shell line `tmux new-session … 'CMD'` (or `send-keys 'CMD' Enter`) runs."""
-    if name != "tmux":
-        return ""
-    i = 0
-    while i < len(args) and args[i].startswith("-"):  # tmux's own options: -L sock, -f conf
-        i += 2 if args[i] in ("-L", "-S", "-f", "-T") else 1
-    if i >= len(args) or args[i] not in _TMUX_RUNS:
-        return ""
-    sub, rest = args[i], args[i + 1 :]
-    j = 0
-    while j < len(rest) and rest[j].startswith("-") and rest[j] != "--":
-        j += 2 if rest[j][-1] in _TMUX_VALUED and len(rest[j]) > 1 else 1
-    words = rest[j + 1 :] if rest[j : j + 1] == ["--"] else rest[j:]
-    if sub in ("send-keys", "send"):
-        if not any(w in ("Enter", "C-m", "KPEnter") for w in words):
-            return ""  # typed but not entered
-        words = [w for w in words if w not in ("Enter", "C-m", "KPEnter")]
-    return " ".join(words)
 
 
 _FIND_DELETERS = frozenset({"rm", "unlink", "shred", "srm"})
