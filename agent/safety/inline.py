@@ -10,6 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 from termwise.agent.base.datafiles import resource_yaml
 from termwise.agent.safety import aliases
+from termwise.agent.safety.literals import (
+    COMPUTED,
+    concatenated,
+    first_argument,
+    first_arguments_text,
+    list_literal,
+    literal_words,
+    split_items,
+    string_literal,
+)
 from termwise.agent.safety.model import Family, Level
 from termwise.agent.safety.rules import LazyPattern, SafetyRulesError, compile_all, load_rules
 
@@ -19,7 +29,6 @@ if TYPE_CHECKING:
 MAX_CODE = 20_000  # longer scripts are still `confirm` (they run code); they are not read
 MAX_CALLS = 40  # calls read per script: enough for any one-liner, bounded for hostile input
 MAX_EVAL_DEPTH = 6  # exec("exec('…')"): strings run as code are read this deep
-COMPUTED = "$COMPUTED"  # a path only known when the script runs
 # Calls read through their arguments (see _call), in this order.
 _CALL_KINDS = (
     "eval",
@@ -40,11 +49,6 @@ _PATTERN_KEYS = (
     "recursive_flag",
     "walk",
     "home",
-)
-_STRING = re.compile(
-    r"""[rRbBuUfF]{0,2}(?:'''(?P<t1>.*?)'''|\"\"\"(?P<t2>.*?)\"\"\"|'(?P<s>(?:[^'\\\n]|\\.)*)'"""
-    r"""|"(?P<d>(?:[^"\\\n]|\\.)*)"|`(?P<b>[^`]*)`)""",
-    re.DOTALL,
 )
 _BACKTICKS = re.compile(
     r"`([^`]{1,2000})`|%x\(([^)]{1,2000})\)|%x\{([^}]{1,2000})\}|qx\s*\(([^)]{1,2000})\)"
@@ -309,12 +313,12 @@ def _call(
         return
     if kind == "shell":
         literal = string_literal(arg)
-        items = _split_items(first_arguments_text(code, start))
+        items = split_items(first_arguments_text(code, start))
         if len(items) > 1 and all(string_literal(i) is not None for i in items[:2]):
             # system('rm', '-rf', '/'): several words run as they are, without a shell
-            words = [w or COMPUTED for w in _literal_words(items)]
+            words = [w or COMPUTED for w in literal_words(items)]
             _run_words(analyzer, lang, words, shell_family, depth)
-        elif literal is not None and not _concatenated(arg):
+        elif literal is not None and not concatenated(arg):
             analyzer.text(literal, shell_family, depth + 1)
         elif arg.lstrip().startswith(("[", "(")):
             _run_words(analyzer, lang, list_literal(arg), shell_family, depth)
@@ -334,7 +338,7 @@ def _call(
     elif kind == "write_file":
         _write(analyzer, lang, path_of(arg, lang), shell_family, depth)
     elif kind in ("move_file", "copy_file", "copy_tree"):
-        items = _split_items(first_arguments_text(code, start))
+        items = split_items(first_arguments_text(code, start))
         if len(items) >= 2:
             paths = [path_of(items[0], lang), path_of(items[1], lang)]
             _transfer(analyzer, lang, kind, paths, shell_family, depth)
@@ -448,96 +452,10 @@ def _shell_looking(analyzer: Analyzer, lang: Language, code: str, depth: int) ->
         )
 
 
-def first_argument(code: str, start: int) -> str:
-    """The text of the first argument of a call whose arguments start at `start`."""
-    return _scan_argument(code, start, stop_at_comma=True)
-
-
-def first_arguments_text(code: str, start: int) -> str:
-    """Every argument of the call up to its closing parenthesis."""
-    return _scan_argument(code, start, stop_at_comma=False)
-
-
-def _scan_argument(code: str, start: int, stop_at_comma: bool) -> str:
-    depth = 0
-    quote = ""
-    i = start
-    end = min(len(code), start + 2000)
-    while i < end:
-        ch = code[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"`":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif ch in ",;\n" and depth == 0 and (stop_at_comma or ch != ","):
-            break
-        i += 1
-    return code[start:i]
-
-
-def string_literal(arg: str) -> str | None:
-    """The content of `arg` when it starts with a string literal ('x', "x", r'x', f"x", `x`)."""
-    text = arg.strip()
-    match = _STRING.match(text)
-    if match is None:
-        return None
-    body = next((g for g in match.groups() if g is not None), "")
-    prefix = text[: len(text) - len(text.lstrip("rRbBuUfF"))]
-    if "r" in prefix.lower():
-        return body  # r'C:\Users\u': a raw string keeps its backslashes
-    return _unescape(body)
-
-
-def _concatenated(arg: str) -> bool:
-    text = arg.strip()
-    match = _STRING.match(text)
-    return match is not None and text[match.end() :].strip() != ""
-
-
-def list_literal(arg: str) -> list[str]:
-    """The words of a list literal (["rm", "-rf", path]); non-literal items become COMPUTED."""
-    text = arg.strip()
-    if not text or text[0] not in "[(":
-        return []
-    return _literal_words(_split_items(first_arguments_text(text, 1)))[:200]
-
-
-def _literal_words(items: list[str]) -> list[str]:
-    """Each item's string literal; an item built at run time becomes COMPUTED."""
-    words: list[str] = []
-    for item in items:
-        literal = string_literal(item)
-        words.append(literal if literal is not None and not _concatenated(item) else COMPUTED)
-    return words
-
-
-def _split_items(body: str) -> list[str]:
-    items: list[str] = []
-    start = 0
-    while start < len(body):
-        item = _scan_argument(body, start, stop_at_comma=True)
-        if item.strip():
-            items.append(item)
-        start += len(item) + 1
-        if len(items) > 200:
-            break
-    return items
-
-
 def path_of(arg: str, lang: Language) -> str:
     """A delete call's target as a path the shell rules understand ("~" for the home folder)."""
     literal = string_literal(arg)
-    if literal is not None and not _concatenated(arg):
+    if literal is not None and not concatenated(arg):
         return literal
     if any(h.search(arg) for h in lang.patterns["home"]):
         inner = arg.strip()
@@ -568,7 +486,7 @@ def _home_spelled(inner: str, lang: Language) -> str | None:
         return tilde.group(2)
     join = _JOIN.match(inner)
     if join:
-        pieces = _split_items(first_arguments_text(inner, join.end()))
+        pieces = split_items(first_arguments_text(inner, join.end()))
     elif "+" in inner:
         pieces = inner.split("+")
     else:
@@ -583,21 +501,13 @@ def _home_spelled(inner: str, lang: Language) -> str | None:
             parts.append(tilde.group(2) if tilde else "~")
             continue
         literal = string_literal(text)
-        if literal is None or _concatenated(text) or not parts:
+        if literal is None or concatenated(text) or not parts:
             return None
         parts.append(literal)
     if not parts:
         return None
     path = "/".join(p.strip("/") for p in parts if p.strip("/")) or "~"
     return path if path.startswith("~") else None
-
-
-def _unescape(body: str) -> str:
-    if "\\" not in body:
-        return body
-    # Known escapes are read; others keep their backslash (C:\Users stays a Windows path).
-    known = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"', "`": "`", "$": "$", " ": " "}
-    return re.sub(r"\\(.)", lambda m: known.get(m.group(1), m.group(0)), body)
 
 
 def stdin_language(names: set[str]) -> str | None:
