@@ -5,21 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Level = Literal["safe", "confirm", "dangerous"]
+from termwise.agent.base.verdict import Level as Level
+from termwise.agent.base.verdict import Verdict as Verdict
+
 Source = Literal["rules", "model"]
 MAX_SUGGESTIONS = 5  # commands one turn shows at most (rules and model together)
 # The environment variables the rules read: a process running them for another (the host,
 # for `termwise fix`) is sent these and reads them instead of its own.
 RULE_VARIABLES = ("PATH", "TERMWISE_PKG_MANAGER")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A safety verdict: `safe`, `confirm` or `dangerous`, with reasons naming the rule."""
-
-    level: Level
-    reasons: tuple[str, ...] = ()
-    explanation: str = ""  # optional model-written risk explanation (never changes level)
 
 
 @dataclass

@@ -7,15 +7,13 @@ unknown or unparseable is `confirm`, never `safe`; the most severe part wins.
 
 from __future__ import annotations
 
-import logging
 import re
 
-from termwise.agent.base.types import Verdict
+from termwise.agent.base.verdict import Verdict
 from termwise.agent.safety.model import Family
 
 __all__ = ["classify", "family_of"]
 
-_log = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FAMILIES: dict[str, Family] = {
     "bash": "posix",
@@ -60,7 +58,9 @@ def classify(command: str, shell: str = "bash") -> Verdict:
     try:
         analyzer.text(text, family)
     except Exception:  # a checker bug must fail closed, never let the command pass unjudged
-        _log.exception("the safety check failed on a command")
+        import logging  # not at the top: `termwise check` starts faster without it
+
+        logging.getLogger(__name__).exception("the safety check failed on a command")
         analyzer.add("dangerous", "check-failed", "the safety check failed on this command")
     if not analyzer.findings:  # nothing recognised at all: never silently safe
         analyzer.add("confirm", "unrecognised", "nothing in this command could be checked")

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from termwise.agent.base.record import Record
 from termwise.agent.safety.rules import CommandSpec
 
 # Parameters every PowerShell cmdlet has, so a short prefix can be ambiguous with them.
@@ -27,21 +26,35 @@ _FALSE_VALUES = ("$false", "0", "false")
 _OFF_VALUES = ("0", "false", "no", "off", "none")
 
 
-@dataclass
-class Invocation:
+class Invocation(Record):
     """One command's arguments as the rules see them."""
 
-    name: str
-    args: list[str]
-    flags: set[str] = field(default_factory=set)
-    values: list[str] = field(default_factory=list)  # positionals and option values
-    positionals: list[str] = field(default_factory=list)
-    subcommand: str | None = None
-    sub_spec: CommandSpec | None = None
-    nested: str | None = None  # a second-level subcommand (git stash *list*)
-    sub_args: list[str] = field(default_factory=list)  # the words after the subcommand
-    raw_flags: dict[str, str] = field(default_factory=dict)  # canonical name → as typed
-    global_flags: set[str] = field(default_factory=set)  # those before the subcommand
+    __slots__ = (
+        "args",
+        "flags",
+        "global_flags",
+        "name",
+        "nested",
+        "positionals",
+        "raw_flags",
+        "sub_args",
+        "sub_spec",
+        "subcommand",
+        "values",
+    )
+
+    def __init__(self, name: str, args: list[str]) -> None:
+        self.name = name
+        self.args = args
+        self.flags: set[str] = set()
+        self.values: list[str] = []  # positionals and option values
+        self.positionals: list[str] = []
+        self.subcommand: str | None = None
+        self.sub_spec: CommandSpec | None = None
+        self.nested: str | None = None  # a second-level subcommand (git stash *list*)
+        self.sub_args: list[str] = []  # the words after the subcommand
+        self.raw_flags: dict[str, str] = {}  # canonical name → as typed
+        self.global_flags: set[str] = set()  # those before the subcommand
 
     def add_flag(self, canonical: str, raw: str) -> None:
         self.flags.add(canonical)

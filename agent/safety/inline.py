@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from termwise.agent.base.datafiles import resource_yaml
 from termwise.agent.safety import aliases
@@ -58,8 +57,7 @@ _BACKTICKS = re.compile(
 _RECEIVER = re.compile(r"""Path\s*\(\s*[rRbBuUfF]?(['"])([^'"]{1,500})\1\s*\)\s*$""")
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(NamedTuple):
     """What a language's deleting and command-running calls look like."""
 
     name: str
@@ -67,8 +65,7 @@ class Language:
     backticks: bool
 
 
-@dataclass(frozen=True)
-class Interpreter:
+class Interpreter(NamedTuple):
     """A program that runs scripts given inline (`-c CODE`) or on stdin (`-`)."""
 
     language: str

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
+
+from termwise.agent.base.record import Record
 
 Family = Literal["posix", "powershell", "cmd"]
 Level = Literal["safe", "confirm", "dangerous"]
@@ -11,8 +12,7 @@ Level = Literal["safe", "confirm", "dangerous"]
 SEVERITY: dict[str, int] = {"safe": 0, "confirm": 1, "dangerous": 2}
 
 
-@dataclass
-class Redirect:
+class Redirect(NamedTuple):
     """One redirection: `op` as written (`>`, `>>`, `<`, `&>`, `>|` …) and its target."""
 
     op: str
@@ -20,37 +20,53 @@ class Redirect:
     dynamic: bool = False
 
 
-@dataclass
-class Command:
+class Command(Record):
     """A simple command: words after quote removal, `dynamic[i]` when word i holds an expansion.
 
     A compound statement (subshell, group, loop) is a Command without words whose
     `nested` scripts hold what it runs, so redirections on it are still checked.
     """
 
-    words: list[str] = field(default_factory=list)
-    dynamic: list[bool] = field(default_factory=list)
-    assignments: list[str] = field(default_factory=list)
-    redirects: list[Redirect] = field(default_factory=list)
-    nested: list[Script] = field(default_factory=list)
-    stdin_text: str | None = None  # a here-document or here-string fed to the command
+    __slots__ = ("assignments", "dynamic", "nested", "redirects", "stdin_text", "words")
+
+    def __init__(
+        self,
+        words: list[str] | None = None,
+        dynamic: list[bool] | None = None,
+        assignments: list[str] | None = None,
+        redirects: list[Redirect] | None = None,
+        nested: list[Script] | None = None,
+        stdin_text: str | None = None,  # a here-document or here-string fed to the command
+    ) -> None:
+        self.words = [] if words is None else words
+        self.dynamic = [] if dynamic is None else dynamic
+        self.assignments = [] if assignments is None else assignments
+        self.redirects = [] if redirects is None else redirects
+        self.nested = [] if nested is None else nested
+        self.stdin_text = stdin_text
 
     def add_word(self, text: str, dynamic: bool = False) -> None:
         self.words.append(text)
         self.dynamic.append(dynamic)
 
 
-@dataclass
-class Script:
+class Script(Record):
     """Pipelines in the order they would run; `problems` are parse failures worth a confirm."""
 
-    pipelines: list[list[Command]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)  # found while parsing (fork bombs)
+    __slots__ = ("findings", "pipelines", "problems")
+
+    def __init__(
+        self,
+        pipelines: list[list[Command]] | None = None,
+        problems: list[str] | None = None,
+        findings: list[Finding] | None = None,  # found while parsing (fork bombs)
+    ) -> None:
+        self.pipelines = [] if pipelines is None else pipelines
+        self.problems = [] if problems is None else problems
+        self.findings = [] if findings is None else findings
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """A rule that fired: its level, its name and a sentence for the user."""
 
     level: Level

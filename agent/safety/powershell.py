@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
+from termwise.agent.base.record import Record
 from termwise.agent.safety.model import Command, Finding, Redirect, Script
 
 # PowerShell reads typographic quotes and dashes like ASCII ones; so must we.
@@ -17,28 +18,30 @@ _ASSIGN_OP = re.compile(r"[-+*/%?]?\?{0,1}=(?!=)")
 MAX_DEPTH = 40
 
 
-@dataclass
-class _Word:
-    text: str
-    dynamic: bool = False
-    bare: bool = True  # unquoted and not a variable: can be a command name
-    glued_group: bool = False  # directly followed by "(": a method call
+class _Word(Record):
+    __slots__ = ("bare", "dynamic", "glued_group", "text")
+
+    def __init__(self, text: str, dynamic: bool = False, bare: bool = True) -> None:
+        self.text = text
+        self.dynamic = dynamic
+        self.bare = bare  # unquoted and not a variable: can be a command name
+        self.glued_group = False  # directly followed by "(": a method call
 
 
-@dataclass
-class _Op:
+class _Op(NamedTuple):
     op: str
 
 
-@dataclass
-class _Group:
+class _Group(NamedTuple):
     script: Script
     kind: str  # "(", "$(", "@(", "{", "@{"
 
 
-@dataclass
-class _Statement:
-    tokens: list[_Word | _Op | _Group | Redirect] = field(default_factory=list)
+class _Statement(Record):
+    __slots__ = ("tokens",)
+
+    def __init__(self) -> None:
+        self.tokens: list[_Word | _Op | _Group | Redirect] = []
 
 
 def parse_powershell(text: str) -> Script:

@@ -10,14 +10,14 @@ never cached.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields, is_dataclass
+from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase, translate
-from functools import cache
-from typing import Any
+from functools import cache, partial
+from typing import Any, NamedTuple
 
 from termwise.agent.base.datafiles import resource_yaml
 from termwise.agent.base.errors import AgentError
+from termwise.agent.base.record import Record
 from termwise.agent.safety.model import Family, Level
 
 # Which data files make up each shell family, later files adding to earlier ones.
@@ -81,16 +81,16 @@ class LazyPattern:
 
 
 def compile_all(obj: object, seen: set[int] | None = None) -> None:
-    """Compile every LazyPattern reachable from `obj` (dataclasses, dicts, lists, tuples)."""
+    """Compile every LazyPattern reachable from `obj` (records, dicts, lists, tuples)."""
     seen = set() if seen is None else seen
     if id(obj) in seen:
         return
     seen.add(id(obj))
     if isinstance(obj, LazyPattern):
         obj.compiled  # noqa: B018 (compiling is the point)
-    elif is_dataclass(obj) and not isinstance(obj, type):
-        for f in fields(obj):
-            compile_all(getattr(obj, f.name), seen)
+    elif isinstance(obj, Record):
+        for name in obj.__slots__:
+            compile_all(getattr(obj, name), seen)
     elif isinstance(obj, dict):
         for value in obj.values():
             compile_all(value, seen)
@@ -99,34 +99,73 @@ def compile_all(obj: object, seen: set[int] | None = None) -> None:
             compile_all(item, seen)
 
 
-@dataclass
-class CommandSpec:
+class CommandSpec(Record):
     """What is known about one command: whether it is read-only, and how its flags read."""
 
-    name: str
-    safe: bool = False
-    level: Level | None = None  # a fixed level for known commands that change things
-    message: str = ""
-    style: str = "posix"
-    flags: dict[str, str] = field(default_factory=dict)  # token → canonical name
-    params: tuple[str, ...] = ()  # PowerShell parameter names, lower case, for prefixes
-    unsafe_flags: frozenset[str] = frozenset()
-    max_positionals: int | None = None
-    safe_args: frozenset[str] | None = None  # safe only when every argument is one of these
-    help_words: frozenset[str] = frozenset()  # more words that only print help (LVM's -h)
-    # switches that make a changing command only show or list (robocopy /L, brew cleanup -n)
-    safe_with: frozenset[str] = frozenset()
-    value_options: frozenset[str] = frozenset()
-    subcommands: dict[str, CommandSpec] = field(default_factory=dict)
-    safe_without_subcommand: bool = False
-    # Cloud CLIs with deep command groups (gcloud compute instances list): safe when one of
-    # the first plain words is a read-only verb and none is a changing one.
-    readonly_verbs: LazyPattern | None = None
-    changing_verbs: LazyPattern | None = None
+    __slots__ = (
+        "changing_verbs",
+        "flags",
+        "help_words",
+        "level",
+        "max_positionals",
+        "message",
+        "name",
+        "params",
+        "readonly_verbs",
+        "safe",
+        "safe_args",
+        "safe_with",
+        "safe_without_subcommand",
+        "style",
+        "subcommands",
+        "unsafe_flags",
+        "value_options",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        safe: bool = False,
+        level: Level | None = None,  # a fixed level for known commands that change things
+        message: str = "",
+        style: str = "posix",
+        flags: dict[str, str] | None = None,  # token → canonical name
+        params: tuple[str, ...] = (),  # PowerShell parameter names, lower case, for prefixes
+        unsafe_flags: frozenset[str] = frozenset(),
+        max_positionals: int | None = None,
+        safe_args: frozenset[str] | None = None,  # safe only when every argument is one of these
+        help_words: frozenset[str] = frozenset(),  # more words that only print help (LVM's -h)
+        # switches that make a changing command only show or list (robocopy /L, brew cleanup -n)
+        safe_with: frozenset[str] = frozenset(),
+        value_options: frozenset[str] = frozenset(),
+        subcommands: dict[str, CommandSpec] | None = None,
+        safe_without_subcommand: bool = False,
+        # Cloud CLIs with deep command groups (gcloud compute instances list): safe when one
+        # of the first plain words is a read-only verb and none is a changing one.
+        readonly_verbs: LazyPattern | None = None,
+        changing_verbs: LazyPattern | None = None,
+    ) -> None:
+        self.name = name
+        self.safe = safe
+        self.level = level
+        self.message = message
+        self.style = style
+        self.flags = {} if flags is None else flags
+        self.params = params
+        self.unsafe_flags = unsafe_flags
+        self.max_positionals = max_positionals
+        self.safe_args = safe_args
+        self.help_words = help_words
+        self.safe_with = safe_with
+        self.value_options = value_options
+        self.subcommands: dict[str, CommandSpec] = {} if subcommands is None else subcommands
+        self.safe_without_subcommand = safe_without_subcommand
+        self.readonly_verbs = readonly_verbs
+        self.changing_verbs = changing_verbs
 
 
-@dataclass
-class Rule:
+class Rule(NamedTuple):
     """A pattern over one command invocation that yields a verdict level."""
 
     id: str
@@ -152,8 +191,7 @@ class Rule:
 VERB_WORDS = 4
 
 
-@dataclass
-class PipelineRule:
+class PipelineRule(NamedTuple):
     """Data flowing from one kind of command into another (download → interpreter)."""
 
     id: str
@@ -163,8 +201,7 @@ class PipelineRule:
     sinks: frozenset[str]
 
 
-@dataclass
-class TextRule:
+class TextRule(NamedTuple):
     """A regular expression over the raw command text, for shapes the parsers flatten."""
 
     id: str
@@ -174,8 +211,7 @@ class TextRule:
     requires_any: tuple[str, ...] = ()  # cheap lower-case substrings; without one, skip the regex
 
 
-@dataclass
-class RedirectRule:
+class RedirectRule(NamedTuple):
     """Output sent to a target matching `targets` with one of `ops`."""
 
     id: str
@@ -185,8 +221,7 @@ class RedirectRule:
     targets: LazyPattern
 
 
-@dataclass
-class EnvRule:
+class EnvRule(NamedTuple):
     """A variable assignment whose name changes what a later program does."""
 
     id: str
@@ -195,8 +230,7 @@ class EnvRule:
     names: LazyPattern
 
 
-@dataclass
-class Wrapper:
+class Wrapper(NamedTuple):
     """A command that runs another one (`sudo`, `env`, `xargs` …) and how to skip its options."""
 
     name: str
@@ -210,29 +244,59 @@ class Wrapper:
     skip_positionals: int = 0
 
 
-@dataclass
-class RuleSet:
+class RuleSet(Record):
     """Everything the engine needs for one shell family."""
 
-    family: Family
-    case_insensitive: bool
-    commands: dict[str, CommandSpec] = field(default_factory=dict)
-    command_globs: list[tuple[str, CommandSpec]] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)
-    rules_by_name: dict[str, list[Rule]] = field(default_factory=dict)
-    glob_rules: list[Rule] = field(default_factory=list)
-    pipelines: list[PipelineRule] = field(default_factory=list)
-    texts: list[TextRule] = field(default_factory=list)
-    redirects: list[RedirectRule] = field(default_factory=list)
-    env: list[EnvRule] = field(default_factory=list)
-    wrappers: dict[str, Wrapper] = field(default_factory=dict)
-    harmless_targets: LazyPattern | None = None
-    trusted_dirs: LazyPattern | None = None  # where a program named by path is the real one
-    # Programs a run-time command word (`$x -rf ~`) is tried as, to see if its arguments destroy.
-    computed_candidates: tuple[str, ...] = ()
+    __slots__ = (
+        "case_insensitive",
+        "command_globs",
+        "commands",
+        "computed_candidates",
+        "env",
+        "family",
+        "glob_rules",
+        "harmless_targets",
+        "pipelines",
+        "redirects",
+        "rules",
+        "rules_by_name",
+        "texts",
+        "trusted_dirs",
+        "unbuilt",
+        "wrappers",
+    )
+
+    def __init__(self, family: Family, case_insensitive: bool) -> None:
+        self.family = family
+        self.case_insensitive = case_insensitive
+        self.commands: dict[str, CommandSpec] = {}
+        # Command specs not built yet (a command consults a few of ~600): name → builder,
+        # shared by a command's aliases so they get the same spec.
+        self.unbuilt: dict[str, Callable[[], CommandSpec]] = {}
+        self.command_globs: list[tuple[str, CommandSpec]] = []
+        self.rules: list[Rule] = []
+        self.rules_by_name: dict[str, list[Rule]] = {}
+        self.glob_rules: list[Rule] = []
+        self.pipelines: list[PipelineRule] = []
+        self.texts: list[TextRule] = []
+        self.redirects: list[RedirectRule] = []
+        self.env: list[EnvRule] = []
+        self.wrappers: dict[str, Wrapper] = {}
+        self.harmless_targets: LazyPattern | None = None
+        self.trusted_dirs: LazyPattern | None = None  # where a program named by path is real
+        # Programs a run-time command word (`$x -rf ~`) is tried as, to see if its arguments
+        # destroy.
+        self.computed_candidates: tuple[str, ...] = ()
+
+    def build_all(self) -> None:
+        """Build every command spec now (a strict load checks them all)."""
+        for name in list(self.unbuilt):
+            self.spec_for(name)
 
     def spec_for(self, name: str) -> CommandSpec | None:
         spec = self.commands.get(name)
+        if spec is None and name in self.unbuilt:
+            spec = self.commands[name] = self.unbuilt.pop(name)()
         if spec is None:
             for pattern, candidate in self.command_globs:
                 if _glob_match(pattern, name):
@@ -283,12 +347,14 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
             parts.update({str(k): str(v) for k, v in (data.get("regex_parts") or {}).items()})
             default_style = data.get("default_style")
             for name, raw in (data.get("commands") or {}).items():
-                spec = _command(str(name), raw or {}, fold, default_style)
-                for alias in [spec.name, *(_fold(a, fold) for a in (raw or {}).get("aliases", ()))]:
+                build = cache(partial(_command, str(name), raw or {}, fold, default_style))
+                aliases = (raw or {}).get("aliases", ())
+                for alias in [_fold(str(name), fold), *(_fold(a, fold) for a in aliases)]:
                     if "*" in alias:  # "?" and "%" are real PowerShell aliases, not globs
-                        ruleset.command_globs.append((alias, spec))
+                        ruleset.command_globs.append((alias, build()))
                     else:
-                        ruleset.commands[alias] = spec
+                        ruleset.commands.pop(alias, None)  # a later file overrides
+                        ruleset.unbuilt[alias] = build
             for name, raw in (data.get("wrappers") or {}).items():
                 wrapper = _wrapper(str(name), raw or {}, fold)
                 ruleset.wrappers[wrapper.name] = wrapper
@@ -342,6 +408,7 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
             if data.get("trusted_dirs"):
                 ruleset.trusted_dirs = _globs(data["trusted_dirs"], sets, fold)
             if strict:  # what this file added; earlier files' patterns are compiled already
+                ruleset.build_all()
                 compile_all(ruleset)
         except (KeyError, TypeError, ValueError, re.error) as exc:
             raise SafetyRulesError(f"safety rules {filename}: {type(exc).__name__}: {exc}") from exc

@@ -7,7 +7,6 @@ first adds its own `confirm`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from termwise.agent.safety.rules import RuleSet
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
     from termwise.agent.safety.engine import Analyzer
 
 
-@dataclass(frozen=True)
-class Runner:
+class Runner(NamedTuple):
     # verb → whether it may fetch the package; no verbs: the runner itself runs the program
     verbs: dict[str, bool]
     values: frozenset[str]  # options that take the next word as their value

@@ -101,7 +101,7 @@ def render(theme: Theme, language: str) -> OverlayWindow:
     vm.begin_turn()
     vm.apply(Status("asking the model…"))
     for i, (suggestion, explanation) in enumerate(SUGGESTIONS):
-        verdict = replace(classify(suggestion.command, "bash"), explanation=explanation)
+        verdict = classify(suggestion.command, "bash")._replace(explanation=explanation)
         vm.apply(SuggestionReady(i, _localized(suggestion, language)))
         vm.apply(VerdictReady(i, verdict))
     vm.apply(Finished())

@@ -56,7 +56,10 @@ def plan_commands(plan: Plan) -> list[str]:
 
 
 def plan_to_json(plan: Plan) -> dict[str, Any]:
-    return asdict(plan)
+    data = asdict(plan)
+    for step in data.get("steps", []):  # a Verdict is a NamedTuple: JSON would make it a list
+        step["verdicts"] = [v._asdict() for v in step.get("verdicts", [])]
+    return data
 
 
 def plan_from_json(data: dict[str, Any]) -> Plan:

@@ -13,7 +13,8 @@ from termwise.agent.safety.rules import FAMILY_FILES, SafetyRulesError, compile_
 def test_every_family_loads_with_rules_of_each_kind(family: str) -> None:
     """Each shell family has known-safe commands, dangerous rules and pipeline rules."""
     rules = load_rules(family)  # type: ignore[arg-type]
-    assert any(spec.safe for spec in rules.commands.values())
+    names = [*rules.commands, *rules.unbuilt]
+    assert any(spec.safe for spec in map(rules.spec_for, names) if spec is not None)
     assert any(rule.level == "dangerous" for rule in rules.rules)
     assert rules.pipelines
 
@@ -119,3 +120,17 @@ def test_every_rule_has_a_case() -> None:
         for rule in [*rules.rules, *rules.pipelines, *rules.texts, *rules.redirects, *rules.env]:
             ids.add(rule.id)
     assert ids - fired == set()
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_specs_built_late_keep_aliases_and_overrides(strict: bool) -> None:
+    """Specs of cached files are built on first lookup: a later file still overrides an
+    earlier one, and a command's aliases share its spec."""
+    base = {"commands": {"ls": {"safe": True, "aliases": ["dir"]}, "rm": {"message": "a"}}}
+    extra = {"commands": {"ls": {"message": "lists, then deletes"}}}
+    rules = compile_rules("posix", [("a.yaml", base), ("b.yaml", extra)], strict=strict)
+    ls, rm = rules.spec_for("ls"), rules.spec_for("rm")
+    assert ls is not None and not ls.safe and ls.message == "lists, then deletes"
+    assert rm is not None and rules.spec_for("dir") is not None
+    assert rules.spec_for("dir") is not ls and rules.spec_for("dir").safe  # type: ignore[union-attr]
+    assert rules.spec_for("nope") is None

@@ -84,6 +84,9 @@ def test_check_loads_no_heavy_library() -> None:
     assert rc == 11
     assert not _heavy(modules)
     assert "termwise.tray.commands.session" not in modules  # only its own command module
+    # dataclasses (with inspect) and building its classes, then logging, were a quarter
+    # of `check`'s start; it runs once per command a user types.
+    assert not {"dataclasses", "inspect", "logging"} & modules
 
 
 def test_version_loads_no_command_module() -> None:
