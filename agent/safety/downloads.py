@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from itertools import zip_longest
 
 from termwise.agent.safety.model import Command, Script
+from termwise.agent.safety.shellwords import printed_text
 
 _DOWNLOADERS = frozenset(
     {"curl", "wget", "invoke-webrequest", "iwr", "aria2c", "fetch", "certutil", "bitsadmin"}
@@ -112,10 +113,7 @@ def written_then_run(script: Script) -> list[str]:
     run: list[str] = []
     for name, command in _commands(script):
         if name in ("echo", "printf", "write-output") and command.redirects:
-            words = command.words
-            text = " ".join(w for w in words[1:] if not (w[:1] == "-" and len(w) == 2))
-            if name == "printf" or "-e" in words[1:2]:
-                text = text.replace("\\n", "\n").replace("\\t", "\t")
+            text = printed_text(command.words)
             for redirect in command.redirects:
                 if redirect.op in (">", ">>", ">|", "1>") and not redirect.dynamic:
                     kept = written.get(_base(redirect.target), "") if ">>" in redirect.op else ""

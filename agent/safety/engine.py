@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from termwise.agent.safety import configured, inline, previews, recurse, shellwords
+from termwise.agent.safety import configured, inline, launchers, previews, recurse, shellwords
 from termwise.agent.safety.downloads import downloaded_then_run, written_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
@@ -204,6 +204,9 @@ class Analyzer:
         if names & recurse.STDIN_SHELLS:
             self.text(command.stdin_text or "", "posix", depth + 1)
             return
+        if "crontab" in names and rules.family == "posix":
+            self._cron_table(command.stdin_text or "", depth)
+            return
         interpreter = inline.stdin_language(names)
         if interpreter is None:
             return  # cat, tee, a file: the body is data
@@ -223,18 +226,15 @@ class Analyzer:
         self, command: Command, downstream: list[set[str]], family: Family, depth: int
     ) -> None:
         """`echo "rm -rf /" | sh`, `'Stop-Computer' | iex`: the text piped in is the script."""
-        words = command.words
         if family == "powershell":
             if command.stdin_text and any(n & _PS_CODE_SINKS for n in downstream):
                 self.text(command.stdin_text, "powershell", depth + 1)
             return
-        if family != "posix" or not words or any(command.dynamic):
+        text = _fed_text(command) if family == "posix" else None
+        if text is None or not downstream:
             return
-        if words[0] in ("echo", "printf"):
-            text = " ".join(w for w in words[1:] if not (w.startswith("-") and len(w) == 2))
-        elif words[0] == "cat" and command.stdin_text is not None and len(words) == 1:
-            text = command.stdin_text  # cat <<EOF … EOF | sh: the body is what runs
-        else:
+        if "crontab" in downstream[0]:
+            self._cron_table(text, depth)
             return
         if any(n & recurse.STDIN_SHELLS for n in downstream):
             self.text(text, "posix", depth + 1)
@@ -244,6 +244,11 @@ class Analyzer:
             if interpreter is not None:  # cat <<'EOF' | python3
                 inline.check(self, interpreter, [], family, depth, text)
                 return
+
+    def _cron_table(self, table: str, depth: int) -> None:
+        """`echo '0 3 * * * CMD' | crontab -`: each job's command runs later, unseen."""
+        for line in launchers.cron_lines(table):
+            self.text_for(line, "posix", depth + 1, f"a crontab job runs `{line}` on a schedule")
 
     def _reads_code_from_pipe(
         self, command: Command, rules: RuleSet, how: str = "piped into it"
@@ -554,6 +559,27 @@ def parse(text: str, family: Family) -> Script:
     from termwise.agent.safety.cmd import parse_cmd
 
     return parse_cmd(text)
+
+
+def _fed_text(command: Command) -> str | None:
+    """What a command writes into a pipe when it is plain to see: `echo`/`printf` words, a
+    `cat <<EOF` body, or those of a group `( …; echo … )`, line by line."""
+    words = command.words
+    if any(command.dynamic):
+        return None
+    if words:
+        if words[0] in ("echo", "printf"):
+            return shellwords.printed_text(words)
+        if words[0] == "cat" and command.stdin_text is not None and len(words) == 1:
+            return command.stdin_text  # cat <<EOF … EOF | sh: the body is what runs
+        return None
+    texts = [
+        text
+        for script in command.nested
+        for pipeline in script.pipelines
+        if pipeline and (text := _fed_text(pipeline[-1])) is not None
+    ]
+    return "\n".join(texts) if texts else None
 
 
 def verdict_level(findings: list[Finding]) -> Level:

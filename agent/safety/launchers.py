@@ -1,6 +1,7 @@
 """Command lines that other commands keep and run later or elsewhere: `trap 'CMD' EXIT`,
-`alias ls='CMD'`, `script -c CMD`; Windows' `doskey`, `schtasks /tr`, `wmic … create`,
-`forfiles /c`; `docker exec … CMD` and `kubectl exec … -- CMD` in a container; tmux panes.
+`alias ls='CMD'`, `script -c CMD`, a crontab table; Windows' `doskey`, `schtasks /tr`,
+`wmic … create`, `forfiles /c`; `docker exec … CMD` and `kubectl exec … -- CMD` in a
+container; tmux panes.
 """
 
 from __future__ import annotations
@@ -38,6 +39,26 @@ def posix_lines(name: str, args: list[str]) -> list[str]:
             elif arg[:2] == "-c" and len(arg) > 2:
                 lines.append(arg[2:])
     return lines
+
+
+def cron_lines(table: str) -> list[str]:
+    """The commands of a crontab table (what `crontab -` installs from its input): each line
+    after its schedule (five fields, or `@reboot`, `@daily` …), up to an unescaped `%` (the
+    rest is the command's input). Comments and `NAME=value` lines are skipped."""
+    lines: list[str] = []
+    for raw in table.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or _CRON_SETTING.match(line):
+            continue
+        parts = line.split(None, 1)[1:] if line.startswith("@") else line.split(None, 5)[5:]
+        command = _CRON_INPUT.split(parts[0], maxsplit=1)[0].strip() if parts else ""
+        if command:
+            lines.append(command.replace("\\%", "%"))
+    return lines
+
+
+_CRON_SETTING = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*=")
+_CRON_INPUT = re.compile(r"(?<!\\)%")
 
 
 WINDOWS = frozenset({"doskey", "schtasks", "wmic", "forfiles"})

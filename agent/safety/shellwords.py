@@ -142,6 +142,19 @@ def echoed_word(word: str) -> str | None:
     return match.group(1) if match else None
 
 
+def printed_text(words: list[str]) -> str:
+    """What `echo …` / `printf …` print, near enough to judge it as a script: options
+    dropped, `\\n` read as a line break where they read it, and a `%s\\n` format applied."""
+    name, args = words[0], [w for w in words[1:] if not (w[:1] == "-" and len(w) == 2)]
+    if name == "printf" and len(args) > 1 and "%s" in args[0]:
+        if not args[0].replace("%s", "").replace("\\n", "").strip():
+            return "\n".join(args[1:])  # printf '%s\n' 'line one' 'line two'
+    text = " ".join(args)
+    if name == "printf" or "-e" in words[1:2]:
+        text = text.replace("\\n", "\n").replace("\\t", "\t")
+    return text
+
+
 def temp_assignment(assignments: list[str], words: list[str]) -> list[str]:
     """`TMPDIR=/ rm -rf $TMPDIR/x`: a temp variable set on the line means what it is set to."""
     values = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 
 import pytest
@@ -323,3 +324,34 @@ def test_launcher_lines_never_raise(name: str, words: list[str]) -> None:
 
     lines = posix_lines(name, words) + windows_lines(name, words)
     assert all(isinstance(line, str) for line in lines)
+
+
+_CRON_PIECES = st.lists(
+    st.one_of(
+        st.sampled_from(["*", "*/5", "0", "@reboot", "@daily", "@", "%", "\\%", "#", "X=1",
+                         "rm -rf ~", "\n", " ", "\t", "=", "1-5"]),
+        st.text(max_size=6),
+    ),
+    max_size=30,
+).map("".join)  # fmt: skip
+
+
+@given(_CRON_PIECES)
+@settings(max_examples=400, deadline=None)
+def test_crontab_table_never_raises(table: str) -> None:
+    """Any text piped into `crontab -` reads as job lines without raising; each job line
+    is one line of the table, never more text than it holds."""
+    from termwise.agent.safety.launchers import cron_lines
+
+    lines = cron_lines(table)
+    assert all("\n" not in line and len(line) <= len(table) for line in lines)
+    classify(f"printf '%s\\n' {shlex.quote(table)} | crontab -", "bash")
+
+
+def test_crontab_table_work_grows_linearly() -> None:
+    """Reading a table is linear in its jobs (each job line is judged once)."""
+    from termwise.agent.safety.launchers import cron_lines
+
+    unit = "# nightly\nMAILTO=x\n0 3 * * * tar czf /tmp/b.tgz ~/src % input\n@reboot ls\n"
+    small = calls_made(lambda: cron_lines(unit * 50))
+    assert calls_made(lambda: cron_lines(unit * 400)) <= 10 * small + 1000
