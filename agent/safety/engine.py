@@ -8,6 +8,7 @@ import re
 from termwise.agent.safety import configured, inline, launchers, previews, recurse, shellwords
 from termwise.agent.safety.downloads import downloaded_then_run, written_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
+from termwise.agent.safety.held import Held
 from termwise.agent.safety.model import SEVERITY, Command, Family, Finding, Level, Redirect, Script
 from termwise.agent.safety.rules import VERB_WORDS, CommandSpec, RuleSet, load_rules
 from termwise.agent.safety.sedscript import sed_effects
@@ -33,6 +34,7 @@ class Analyzer:
         # A line that sets TMPDIR (TMP, TEMP) itself: $TMPDIR no longer means the temp folder.
         self.temp_reassigned = False
         self.links: dict[str, str] = {}  # symlinks made on the line: link → target
+        self.held = Held()  # x='…', Set-Alias x …: what later commands on the line may run
 
     def add(self, level: Level, rule: str, message: str, at: int | None = None) -> None:
         """A finding, at the end of the reasons or before the one at index `at`."""
@@ -46,14 +48,16 @@ class Analyzer:
 
     # --- text and scripts -------------------------------------------------------------
 
-    def text_for(self, text: str, family: Family, depth: int, why: str) -> None:
+    def text_for(
+        self, text: str, family: Family, depth: int, why: str, rule: str = "runs-given-line"
+    ) -> None:
         """Judge `text` as a line another command runs (a git setting, a trap, a file just
         written); when it is risky, `why` leads its reasons so they say where it comes from."""
         start = len(self.findings)
         self.text(text, family, depth)
         level = verdict_level(self.findings[start:])
         if level != "safe":
-            self.add(level, "runs-given-line", why, at=start)
+            self.add(level, rule, why, at=start)
 
     def text(self, text: str, family: Family, depth: int = 0) -> None:
         """Parse `text` as `family` and analyse everything it would run."""
@@ -192,11 +196,15 @@ class Analyzer:
         if command.assignments and words:
             words = shellwords.temp_assignment(command.assignments, words)
         if words:
+            line = self.held.line_for(words, command.dynamic, rules.family)
+            if line is not None:  # x='rm -rf ~'; $x
+                self.text_for(line[0], rules.family, depth + 1, line[1], "held-value")
             self.argv(words, command.dynamic, rules, depth)
         elif command.assignments and not command.redirects and not command.nested:
             self.add("safe", "assignment", "only sets a shell variable")
         elif not command.assignments and not command.redirects and not command.nested:
             self.add("safe", "expression", "only evaluates a value")
+        self.held.record(command, rules.family)
 
     def _stdin_script(self, command: Command, rules: RuleSet, depth: int) -> None:
         """`bash <<EOF`, `python3 - <<'EOF'`: a body fed to a shell or interpreter is code."""
@@ -230,7 +238,7 @@ class Analyzer:
             if command.stdin_text and any(n & _PS_CODE_SINKS for n in downstream):
                 self.text(command.stdin_text, "powershell", depth + 1)
             return
-        text = _fed_text(command) if family == "posix" else None
+        text = shellwords.piped_text(command) if family == "posix" else None
         if text is None or not downstream:
             return
         if "crontab" in downstream[0]:
@@ -559,27 +567,6 @@ def parse(text: str, family: Family) -> Script:
     from termwise.agent.safety.cmd import parse_cmd
 
     return parse_cmd(text)
-
-
-def _fed_text(command: Command) -> str | None:
-    """What a command writes into a pipe when it is plain to see: `echo`/`printf` words, a
-    `cat <<EOF` body, or those of a group `( …; echo … )`, line by line."""
-    words = command.words
-    if any(command.dynamic):
-        return None
-    if words:
-        if words[0] in ("echo", "printf"):
-            return shellwords.printed_text(words)
-        if words[0] == "cat" and command.stdin_text is not None and len(words) == 1:
-            return command.stdin_text  # cat <<EOF … EOF | sh: the body is what runs
-        return None
-    texts = [
-        text
-        for script in command.nested
-        for pipeline in script.pipelines
-        if pipeline and (text := _fed_text(pipeline[-1])) is not None
-    ]
-    return "\n".join(texts) if texts else None
 
 
 def verdict_level(findings: list[Finding]) -> Level:

@@ -9,7 +9,7 @@ import ntpath
 import posixpath
 import re
 
-from termwise.agent.safety.model import Family
+from termwise.agent.safety.model import Command, Family
 
 
 def relative(value: str, family: Family) -> bool:
@@ -153,6 +153,27 @@ def printed_text(words: list[str]) -> str:
     if name == "printf" or "-e" in words[1:2]:
         text = text.replace("\\n", "\n").replace("\\t", "\t")
     return text
+
+
+def piped_text(command: Command) -> str | None:
+    """What a command writes into a pipe when it is plain to see: `echo`/`printf` words, a
+    `cat <<EOF` body, or those of a group `( …; echo … )`, line by line."""
+    words = command.words
+    if any(command.dynamic):
+        return None
+    if words:
+        if words[0] in ("echo", "printf"):
+            return printed_text(words)
+        if words[0] == "cat" and command.stdin_text is not None and len(words) == 1:
+            return command.stdin_text  # cat <<EOF … EOF | sh: the body is what runs
+        return None
+    texts = [
+        text
+        for script in command.nested
+        for pipeline in script.pipelines
+        if pipeline and (text := piped_text(pipeline[-1])) is not None
+    ]
+    return "\n".join(texts) if texts else None
 
 
 def temp_assignment(assignments: list[str], words: list[str]) -> list[str]:

@@ -355,3 +355,38 @@ def test_crontab_table_work_grows_linearly() -> None:
     unit = "# nightly\nMAILTO=x\n0 3 * * * tar czf /tmp/b.tgz ~/src % input\n@reboot ls\n"
     small = calls_made(lambda: cron_lines(unit * 50))
     assert calls_made(lambda: cron_lines(unit * 400)) <= 10 * small + 1000
+
+
+_HELD_LINES = st.lists(
+    st.one_of(
+        st.sampled_from(["x=", "x='rm -rf ~'", "$x", "${x}", "\"$x\"", "eval", "bash -c", ";",
+                         " ", "IFS=,", "export y=ls", "$y", "%x%", "set x=rd /s", "call",
+                         "$c = 'a'", "iex $c", "Set-Alias z Remove-Item", "z", "sal", "-Name",
+                         "-Value", "&", "$(pwd)", "`", "="]),
+        st.text(max_size=6),
+    ),
+    max_size=25,
+).map(" ".join)  # fmt: skip
+
+
+@given(_HELD_LINES, st.sampled_from(["bash", "pwsh", "cmd"]))
+@settings(max_examples=400, deadline=None)
+def test_held_values_never_raise(line: str, shell: str) -> None:
+    """Variables and aliases set on the line and used later never make the check raise
+    (a checker bug would come back as 'the safety check failed')."""
+    assert "check-failed" not in " ".join(classify(line, shell).reasons)
+
+
+@pytest.mark.parametrize("shell, unit", [("bash", "x='rm -rf a'; $x $x $x; "),
+                                         ("cmd", "set x=rd /s a & call %x% %x% & "),
+                                         ("pwsh", "$c = 'rm a'; iex $c; ")])  # fmt: skip
+def test_held_value_work_grows_linearly(shell: str, unit: str) -> None:
+    """A value used again and again is put in at most a bounded amount: the work stays
+    linear in the line, never in the square of it."""
+    small = calls_made(lambda: classify(unit * 20, shell))
+    assert calls_made(lambda: classify(unit * 160, shell)) <= 10 * small + 1000
+    # a long value used 3000 times costs no more than a one-letter one: the rewrite stops
+    short, long = ("x='" + "a" * n + "'; " + "$x" * 3000 for n in (1, 3000))
+    assert calls_made(lambda: classify(long, "bash")) <= 2 * calls_made(
+        lambda: classify(short, "bash")
+    )
