@@ -532,6 +532,9 @@ def main(args: argparse.Namespace) -> int:
     )
     _install_signal_quit(tray)
     tray.start()
+    from termwise.tray.system.bytecode import compile_in_background
+
+    compile_in_background()  # so each later `termwise check` starts from bytecode
     for problem in problems:
         tray.icon.notify(_tr("Config problem"), problem, error=True)
     if ledger.lost_notice:

@@ -127,6 +127,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     log.info("host listening on %s (pid %d)", address, os.getpid())
+    from termwise.tray.system.bytecode import compile_in_background
+
+    compile_in_background()  # so each later `termwise check` starts from bytecode
     # Start-up (imports, parsing) freed more than an idle host will use again: hand those
     # pages back now, not only when a first session ends (about 0.6 MiB of the idle host).
     from termwise.tray.host import memory
