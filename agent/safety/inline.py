@@ -47,6 +47,7 @@ _PATTERN_KEYS = (
     "delete_method",
     "recursive_flag",
     "walk",
+    "list_here",
     "home",
 )
 _BACKTICKS = re.compile(
@@ -250,6 +251,13 @@ def check_code(analyzer: Analyzer, lang: Language, code: str, family: Family, de
                 "inline-walk-delete",
                 f"the {lang.name} script deletes every file it finds walking a folder tree",
             )
+    elif found and any(w.search(code) for w in p["list_here"]) and _deletes(code, p):
+        analyzer.add(
+            "dangerous",
+            "inline-delete-all-here",
+            f"the {lang.name} script lists every entry of this or the home folder and "
+            "deletes what it finds, like `rm *`",
+        )
     if lang.backticks:
         for match in _BACKTICKS.finditer(code):
             found += 1
@@ -372,11 +380,18 @@ def _delete(
     if shell_family == "cmd":
         verb = {"rm": "del", "rmdir": "rd"}[words[0]]
         words = [verb, "/s", "/q", path] if "-rf" in words else [verb, path]
-    shown = path if path != COMPUTED else "a path computed at run time"
+    shown = _shown(path)
     level, why = _judged_as(analyzer, words, shell_family, depth)
-    line = " ".join(words)
+    line = " ".join(words).replace(COMPUTED, "…")
     message = f"the {lang.name} script deletes {shown}, like `{line}`" + (f": {why}" if why else "")
     analyzer.add(level if level != "safe" else "confirm", "inline-delete", message)
+
+
+def _shown(path: str) -> str:
+    """A path for the user: the computed part is a placeholder of ours, not to be shown."""
+    if path == COMPUTED:
+        return "a path computed at run time"
+    return path.replace(COMPUTED, "…")
 
 
 _TRANSFER = {
@@ -398,8 +413,9 @@ def _transfer(
     posix, cmd, verb = _TRANSFER[kind]
     words = [*(cmd if shell_family == "cmd" else posix), *paths]
     level, why = _judged_as(analyzer, words, shell_family, depth)
-    shown = [p if p != COMPUTED else "a path computed at run time" for p in paths]
-    message = f"the {lang.name} script {verb} {shown[0]} to {shown[1]}, like `{' '.join(words)}`"
+    shown = [_shown(p) for p in paths]
+    line = " ".join(words).replace(COMPUTED, "…")
+    message = f"the {lang.name} script {verb} {shown[0]} to {shown[1]}, like `{line}`"
     if level == "dangerous":
         message += f": {why}"
     analyzer.add("dangerous" if level == "dangerous" else "confirm", "inline-move", message)
