@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from termwise.agent.base.datafiles import resource_yaml
 from termwise.agent.safety import aliases
+from termwise.agent.safety.lazy import LazyPattern, compile_all
 from termwise.agent.safety.literals import (
     COMPUTED,
     concatenated,
@@ -20,7 +21,7 @@ from termwise.agent.safety.literals import (
     string_literal,
 )
 from termwise.agent.safety.model import Family, Level
-from termwise.agent.safety.rules import LazyPattern, SafetyRulesError, compile_all, load_rules
+from termwise.agent.safety.rules import SafetyRulesError, load_rules
 
 if TYPE_CHECKING:
     from termwise.agent.safety.engine import Analyzer
