@@ -22,3 +22,11 @@ def calls_made(fn: Callable[[], object]) -> int:
     finally:
         sys.setprofile(None)
     return count
+
+
+def assert_linear_work(run: Callable[[str], object], unit: str, times: int) -> None:
+    """`run` on `unit` repeated eight times as often makes at most about eight times the
+    calls (ten allowed, plus slack for fixed costs): its work grows linearly."""
+    small = calls_made(lambda: run(unit * times))
+    large = calls_made(lambda: run(unit * times * 8))
+    assert large <= 10 * small + 1000, (small, large)

@@ -12,7 +12,7 @@ from termwise.agent.safety import classify
 from termwise.agent.safety.inline import check_code, load_interpreters
 from termwise.agent.safety.posix import cut_heredocs
 
-from tests.support.work import calls_made
+from tests.support.work import assert_linear_work, calls_made
 
 SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "wsl")
 # Pieces of real command lines, so the fuzzer reaches the parsers' branches, not only noise.
@@ -301,8 +301,7 @@ def test_import_alias_work_grows_linearly() -> None:
     from termwise.agent.safety.aliases import python
 
     unit = "import os as o, shutil as s\nfrom os import system as x\no.remove(1); x('y')\n"
-    small = calls_made(lambda: python(unit * 40))
-    assert calls_made(lambda: python(unit * 320)) <= 10 * small + 1000
+    assert_linear_work(python, unit, 40)
 
 
 _LAUNCH_WORDS = st.lists(
@@ -353,8 +352,7 @@ def test_crontab_table_work_grows_linearly() -> None:
     from termwise.agent.safety.launchers import cron_lines
 
     unit = "# nightly\nMAILTO=x\n0 3 * * * tar czf /tmp/b.tgz ~/src % input\n@reboot ls\n"
-    small = calls_made(lambda: cron_lines(unit * 50))
-    assert calls_made(lambda: cron_lines(unit * 400)) <= 10 * small + 1000
+    assert_linear_work(cron_lines, unit, 50)
 
 
 _HELD_LINES = st.lists(
@@ -383,8 +381,7 @@ def test_held_values_never_raise(line: str, shell: str) -> None:
 def test_held_value_work_grows_linearly(shell: str, unit: str) -> None:
     """A value used again and again is put in at most a bounded amount: the work stays
     linear in the line, never in the square of it."""
-    small = calls_made(lambda: classify(unit * 20, shell))
-    assert calls_made(lambda: classify(unit * 160, shell)) <= 10 * small + 1000
+    assert_linear_work(lambda line: classify(line, shell), unit, 20)
     # a long value used 3000 times costs no more than a one-letter one: the rewrite stops
     short, long = ("x='" + "a" * n + "'; " + "$x" * 3000 for n in (1, 3000))
     assert calls_made(lambda: classify(long, "bash")) <= 2 * calls_made(
