@@ -141,6 +141,7 @@ class ApprovalDialog(QDialog):
             "command": self.command,
             "dangerous": self.request.dangerous,
             "heading": self.heading.text(),
+            "reasons": self.reasons.text().splitlines(),
             "buttons": {a: b.text() for a, b in self.buttons.items() if b.isVisible()},
             "focus": focused,
             "default": next((a for a, b in self.buttons.items() if b.isDefault()), None),

@@ -21,7 +21,12 @@ pytestmark = pytest.mark.e2e
 
 CONFIRM = "rm ./confirm-marker.txt"  # rules: confirm (deletes files)
 DANGEROUS = "rm -rf ./build-junk"  # rules: dangerous (recursive, forced)
-VICTIMS = {CONFIRM: "confirm-marker.txt", DANGEROUS: "build-junk/keep.txt"}
+HELD = "j='rm -rf ./build-junk'; $j"  # the same, run from a variable set on the line
+VICTIMS = {
+    CONFIRM: "confirm-marker.txt",
+    DANGEROUS: "build-junk/keep.txt",
+    HELD: "build-junk/keep.txt",
+}
 ALWAYS = {"always", "session", "pattern"}  # the answers that would remember an allow
 _SERIAL = itertools.count(1)  # a fresh failing command per test, so the model's answer is its own
 
@@ -119,3 +124,19 @@ def test_deny_is_not_remembered(desk: Desk, script: ModelScript, workdir: Path) 
     _answer(desk, "Escape", again)
     assert not desk.logged("command run: ", first)
     _ran_nothing_since(term, count, workdir, CONFIRM)
+
+
+def test_a_command_held_in_a_variable_is_judged_as_what_it_runs(
+    desk: Desk, script: ModelScript, workdir: Path
+) -> None:
+    """`j='rm -rf ./build-junk'; $j` reads "dangerous", and the first reason the person sees
+    says what `$j` holds; Escape denies it and the folder is still there."""
+    term = _prepare(desk, script, workdir, HELD)
+    count = len(term.blocks())
+    mark, offered = _ask_to_run(desk, HELD)
+    assert offered["dangerous"] is True
+    assert offered["heading"] == "This command is dangerous"
+    assert "`$j` is `rm -rf ./build-junk`" in offered["reasons"][0], offered["reasons"]
+    desk.desktop.screenshot("journey-approval-held.png")
+    _answer(desk, "Escape", mark)
+    _ran_nothing_since(term, count, workdir, HELD)
