@@ -239,6 +239,8 @@ class Analyzer:
                 self.text(command.stdin_text, "powershell", depth + 1)
             return
         text = shellwords.piped_text(command) if family == "posix" else None
+        if text is None and family == "posix":
+            text = self.held.printed(command)  # x='…'; echo "$x" | sh
         if text is None or not downstream:
             return
         if "crontab" in downstream[0]:

@@ -12,6 +12,7 @@ import re
 import shlex
 
 from termwise.agent.safety.model import Command, Family
+from termwise.agent.safety.shellwords import printed_text
 
 MAX_LINE = 20_000  # characters of a rewritten line; $x $x $x … must not grow it squared
 _LITERAL = re.compile(r"[^$`]*")  # no expansion inside: the value is what runs
@@ -108,6 +109,22 @@ class Held:
             return None
         shown = ", ".join(f"`{ref}` is `{value}`" for ref, value in used[:3])
         return " ".join(parts), f"{shown}, as set earlier on the line"
+
+    def printed(self, command: Command) -> str | None:
+        """What `echo "$x"` (or printf) writes when each expansion in it is a held value, to
+        be read as a script when it is piped into a shell: `echo "$x" | sh`."""
+        words = command.words
+        if not self.values or not words or words[0] not in ("echo", "printf"):
+            return None
+        out: list[str] = []
+        for word, computed in zip(words, command.dynamic, strict=False):
+            if computed:
+                used: list[tuple[str, str]] = []
+                word = self._put_in(word, "posix", used)
+                if not used or _REFS["posix"].search(word) or "$(" in word or "`" in word:
+                    return None  # something not held is still to be expanded
+            out.append(word)
+        return printed_text(out)
 
     def _put_in(self, word: str, family: Family, used: list[tuple[str, str]]) -> str:
         grown = 0
