@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -35,22 +34,44 @@ def source_folders() -> list[Path]:
     return [f for f in folders if f.is_dir() and os.access(f, os.W_OK)]
 
 
-def compile_in_background(folders: list[Path] | None = None) -> subprocess.Popen[bytes] | None:
+def compile_in_background(folders: list[Path] | None = None) -> int | None:
     """Start `python -m compileall` over `folders` (our sources by default); it writes only
-    what is missing or stale. None when there is nothing to compile or it cannot start."""
+    what is missing or stale. Its process id; None when there is nothing to compile or it
+    cannot start."""
     folders = source_folders() if folders is None else folders
     if not folders:
         return None
+    argv = [sys.executable, "-m", "compileall", "-q", *map(str, folders)]
     try:
+        pid = _spawn(argv)
+    except OSError as exc:  # a missing interpreter must not stop the tray from starting
+        log.info("could not compile Termwise's modules ahead: %s", exc)
+        return None
+    if sys.platform != "win32":
+        threading.Thread(target=_reap, args=(pid,), name="compileall-reaper", daemon=True).start()
+    return pid
+
+
+def _spawn(argv: list[str]) -> int:
+    if sys.platform == "win32":
+        import subprocess
+
         proc = subprocess.Popen(
-            [sys.executable, "-m", "compileall", "-q", *map(str, folders)],
+            argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             **helper_popen_options(),
         )
-    except OSError as exc:  # a missing interpreter must not stop the tray from starting
-        log.info("could not compile Termwise's modules ahead: %s", exc)
-        return None
-    threading.Thread(target=proc.wait, name="compileall-reaper", daemon=True).start()
-    return proc
+        return proc.pid
+    # posix_spawn, not subprocess: the idle host never imports subprocess otherwise, and
+    # importing it would cost every host about 0.1 MiB for one short helper.
+    quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    return os.posix_spawn(argv[0], argv, dict(os.environ), file_actions=quiet, setsid=True)
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:  # someone else reaped it
+        pass

@@ -150,6 +150,9 @@ def test_an_idle_host_with_a_warm_config_has_no_yaml_parser(termwise_home: Path)
         serve.stop()
     assert "_yaml" not in maps
     assert "PySide6" not in maps and "Qt6" not in maps
+    # the bytecode helper is started with posix_spawn: subprocess (with its C parts) would
+    # be imported for that alone
+    assert "_posixsubprocess" not in maps
 
 
 @wine_limit("no-posix-tools")  # a bash session

@@ -21,10 +21,9 @@ def test_missing_bytecode_is_written_where_python_writes_none(
     (package / "sub").mkdir(parents=True)
     (package / "m.py").write_text("X = 1\n")
     (package / "sub" / "n.py").write_text("Y = 2\n")
-    proc = compile_in_background([package])
-    assert proc is not None and proc.wait(timeout=120) == 0
-    assert list((package / "__pycache__").glob("m.*.pyc"))
-    assert list((package / "sub" / "__pycache__").glob("n.*.pyc"))
+    assert compile_in_background([package]) is not None
+    assert wait_until(lambda: list((package / "sub" / "__pycache__").glob("n.*.pyc")), 120)
+    assert wait_until(lambda: list((package / "__pycache__").glob("m.*.pyc")), 120)
 
 
 def test_a_source_checkout_compiles_its_own_packages() -> None:
