@@ -198,17 +198,15 @@ class RuleSet(Record):
         "rules_by_name",
         "texts",
         "trusted_dirs",
-        "unbuilt",
         "wrappers",
     )
 
     def __init__(self, family: Family, case_insensitive: bool) -> None:
         self.family = family
         self.case_insensitive = case_insensitive
-        self.commands: dict[str, CommandSpec] = {}
-        # Command specs not built yet (a command consults a few of ~600): name → builder,
-        # shared by a command's aliases so they get the same spec.
-        self.unbuilt: dict[str, Callable[[], CommandSpec]] = {}
+        # name → the spec's builder, which builds it on first call and keeps it (a command
+        # consults a few of ~600); a command's aliases share one, so they get the same spec
+        self.commands: dict[str, Callable[[], CommandSpec]] = {}
         self.command_globs: list[tuple[str, CommandSpec]] = []
         self.rules: list[Rule] = []
         self.rules_by_name: dict[str, list[Rule]] = {}
@@ -224,20 +222,18 @@ class RuleSet(Record):
         # destroy.
         self.computed_candidates: tuple[str, ...] = ()
 
-    def build_all(self) -> None:
-        """Build every command spec now (a strict load checks them all)."""
-        for name in list(self.unbuilt):
-            self.spec_for(name)
+    def build_all(self) -> list[CommandSpec]:
+        """Every command spec, built now (a strict load checks them all)."""
+        return [build() for build in self.commands.values()]
 
     def spec_for(self, name: str) -> CommandSpec | None:
-        spec = self.commands.get(name)
-        if spec is None and name in self.unbuilt:
-            spec = self.commands[name] = self.unbuilt.pop(name)()
-        if spec is None:
-            for pattern, candidate in self.command_globs:
-                if _glob_match(pattern, name):
-                    return candidate
-        return spec
+        build = self.commands.get(name)
+        if build is not None:
+            return build()
+        for pattern, candidate in self.command_globs:
+            if _glob_match(pattern, name):
+                return candidate
+        return None
 
     def rules_for(self, name: str) -> list[Rule]:
         found = list(self.rules_by_name.get(name, ()))
@@ -289,8 +285,7 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
                     if "*" in alias:  # "?" and "%" are real PowerShell aliases, not globs
                         ruleset.command_globs.append((alias, build()))
                     else:
-                        ruleset.commands.pop(alias, None)  # a later file overrides
-                        ruleset.unbuilt[alias] = build
+                        ruleset.commands[alias] = build  # a later file overrides
             for name, raw in (data.get("wrappers") or {}).items():
                 wrapper = _wrapper(str(name), raw or {}, fold)
                 ruleset.wrappers[wrapper.name] = wrapper
@@ -344,8 +339,7 @@ def compile_rules(family: Family, docs: list[tuple[str, Any]], *, strict: bool =
             if data.get("trusted_dirs"):
                 ruleset.trusted_dirs = _globs(data["trusted_dirs"], sets, fold)
             if strict:  # what this file added; earlier files' patterns are compiled already
-                ruleset.build_all()
-                compile_all(ruleset)
+                compile_all((ruleset, ruleset.build_all()))
         except (KeyError, TypeError, ValueError, re.error) as exc:
             raise SafetyRulesError(f"safety rules {filename}: {type(exc).__name__}: {exc}") from exc
     for rule in ruleset.rules:
