@@ -238,10 +238,12 @@ class Analyzer:
             if command.stdin_text and any(n & _PS_CODE_SINKS for n in downstream):
                 self.text(command.stdin_text, "powershell", depth + 1)
             return
-        text = shellwords.piped_text(command) if family == "posix" else None
-        if text is None and family == "posix":
+        if family != "posix" or not downstream:
+            return
+        text = shellwords.piped_text(command)
+        if text is None:
             text = self.held.printed(command)  # x='…'; echo "$x" | sh
-        if text is None or not downstream:
+        if text is None:
             return
         if "crontab" in downstream[0]:
             self._cron_table(text, depth)

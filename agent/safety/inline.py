@@ -383,13 +383,13 @@ def _delete(
         words = [verb, "/s", "/q", path] if "-rf" in words else [verb, path]
     shown = _shown(path)
     level, why = _judged_as(analyzer, words, shell_family, depth)
-    line = " ".join(words).replace(COMPUTED, "…")
+    line = _shown(" ".join(words))
     message = f"the {lang.name} script deletes {shown}, like `{line}`" + (f": {why}" if why else "")
     analyzer.add(level if level != "safe" else "confirm", "inline-delete", message)
 
 
 def _shown(path: str) -> str:
-    """A path for the user: the computed part is a placeholder of ours, not to be shown."""
+    """A path (or a line) for the user: the computed part is a placeholder of ours, not shown."""
     if path == COMPUTED:
         return "a path computed at run time"
     return path.replace(COMPUTED, "…")
@@ -415,7 +415,7 @@ def _transfer(
     words = [*(cmd if shell_family == "cmd" else posix), *paths]
     level, why = _judged_as(analyzer, words, shell_family, depth)
     shown = [_shown(p) for p in paths]
-    line = " ".join(words).replace(COMPUTED, "…")
+    line = _shown(" ".join(words))
     message = f"the {lang.name} script {verb} {shown[0]} to {shown[1]}, like `{line}`"
     if level == "dangerous":
         message += f": {why}"
