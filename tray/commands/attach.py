@@ -327,7 +327,13 @@ if sys.platform == "win32":
         mode = wintypes.DWORD()
         return bool(_k32.GetConsoleMode(_k32.GetStdHandle(STD_INPUT_HANDLE), ctypes.byref(mode)))
 
-    def relay(channel: Channel, in_fd: int, out_fd: int, size: tuple[int, int] | None) -> Outcome:
+    def relay(
+        channel: Channel,
+        in_fd: int,
+        out_fd: int,
+        size: tuple[int, int] | None,
+        read_keys: bool = True,  # the host never reads a Windows console itself
+    ) -> Outcome:
         """Threads: console input → host, size polling → host; host → console here."""
         send_lock = threading.Lock()
         done = threading.Event()
@@ -417,8 +423,15 @@ else:
             except termios.error:
                 pass  # the terminal has gone away
 
-    def relay(channel: Channel, in_fd: int, out_fd: int, size: tuple[int, int] | None) -> Outcome:
-        """One select loop over stdin, the host socket and a SIGWINCH wake-up pipe."""
+    def relay(
+        channel: Channel,
+        in_fd: int,
+        out_fd: int,
+        size: tuple[int, int] | None,
+        read_keys: bool = True,
+    ) -> Outcome:
+        """One select loop over stdin (unless the host reads the keys from the terminal
+        itself), the host socket and a SIGWINCH wake-up pipe."""
         sock = channel.stream
         frames = HostFrames(out_fd)
         for kind, payload in channel.reader.take_buffered():
@@ -430,9 +443,10 @@ else:
         previous = signal.signal(signal.SIGWINCH, lambda signum, frame: _poke(wake_w))
         selector = selectors.DefaultSelector()
         selector.register(sock, selectors.EVENT_READ, "host")  # type: ignore[arg-type]
+        file_input = False
         try:
-            selector.register(in_fd, selectors.EVENT_READ, "input")
-            file_input = False
+            if read_keys:
+                selector.register(in_fd, selectors.EVENT_READ, "input")
         except PermissionError:  # epoll refuses regular files and /dev/null: read them at once
             file_input = True
         selector.register(wake_r, selectors.EVENT_READ, "resize")
@@ -541,11 +555,15 @@ def run_attach(
                 terminal = terminal_name(out_fd)
                 if terminal is not None:  # the host may write output straight to it
                     fields["terminal"] = terminal
+                    # ... and read the keys from it, when they are typed there too
+                    fields["keys"] = terminal_name(in_fd) == terminal
                 # Raw first: output the host writes to the terminal itself must meet the
                 # same terminal settings as what we write.
                 with raw_terminal(in_fd, out_fd):
-                    info = channel.request("attach", **fields)["session"]
-                    outcome = relay(channel, in_fd, out_fd, size)
+                    reply = channel.request("attach", **fields)
+                    info = reply["session"]
+                    host_reads = reply.get("keys") is True  # then we leave our input alone
+                    outcome = relay(channel, in_fd, out_fd, size, read_keys=not host_reads)
             finally:
                 channel.close()
         except _Stop as stop:  # SIGHUP/SIGTERM, at any point: the finally clauses ran

@@ -37,10 +37,10 @@ def terminal_name(fd: int) -> str | None:
         return None
 
 
-def open_client_terminal(name: object) -> int | None:
-    """A non-blocking descriptor for writing to the terminal `name`, or None (then
-    output goes through the connection): not POSIX, no name, or not this user's
-    terminal."""
+def open_client_terminal(name: object, *, read: bool = False) -> int | None:
+    """A non-blocking descriptor for writing to (or with `read`, reading from) the
+    terminal `name`, or None (then output and keys go through the connection): not
+    POSIX, no name, or not this user's terminal."""
     if sys.platform == "win32":
         return None
     if not isinstance(name, str):
@@ -57,7 +57,13 @@ def open_client_terminal(name: object) -> int | None:
         log.warning("ipc: not writing to %s: not a terminal of this user", name)
         return None
     # NOFOLLOW: a link put in its place since the check is not followed.
-    flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW
+    flags = (
+        (os.O_RDONLY if read else os.O_WRONLY)
+        | os.O_NOCTTY
+        | os.O_NONBLOCK
+        | os.O_CLOEXEC
+        | os.O_NOFOLLOW
+    )
     try:
         fd = os.open(name, flags)
     except OSError as exc:

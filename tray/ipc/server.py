@@ -22,6 +22,7 @@ from termwise.tray.host.errors import SessionEnded
 from termwise.tray.host.foreground import ClientWindow
 from termwise.tray.host.session import os_name
 from termwise.tray.ipc import auth, transport
+from termwise.tray.ipc.client_keys import TerminalKeys
 from termwise.tray.ipc.client_terminal import open_client_terminal
 from termwise.tray.ipc.protocol import (
     KIND_DATA,
@@ -416,7 +417,14 @@ class IpcServer:
             stall_limit=self.stall_limit,
             terminal=terminal,
         )
-        sink.push_json({"ok": True, "session": session_info(session, self._active_id())})
+        keys = self._terminal_keys(conn, request, session, sink) if terminal is not None else None
+        sink.push_json(
+            {
+                "ok": True,
+                "session": session_info(session, self._active_id()),
+                "keys": keys is not None,
+            }
+        )
 
         def ended(code: int | None) -> None:
             sink.push_json({"event": "exit", "code": code})
@@ -427,14 +435,22 @@ class IpcServer:
                 sink.push, ended, rows=_opt_int(request, "rows"), cols=_opt_int(request, "cols")
             )
         except SessionEnded:  # it ended between the check above and now
+            if keys is not None:
+                keys.stop()
             ended(session.exit_code)
             sink.wait_done()
             return
         log.info("ipc: client attached to session %s", session.id)
         forget = self.host.attach_window(session.id, client_window(request))
+        if keys is not None:
+            keys.start()
+        gone = True
         try:
             gone = self._relay_input(reader, session, sink)
         finally:
+            if keys is not None:
+                keys.stop()  # before anything else: no key of the terminal's next owner
+                gone = gone and not keys.detached
             forget()
             detach()
             sink.finish()  # also when the connection broke: the writer thread must end
@@ -445,6 +461,31 @@ class IpcServer:
             sink.abort()
         # Queued output and the exit event reach the client before the connection closes.
         sink.wait_done()
+
+    def _terminal_keys(
+        self, conn: transport.Stream, request: dict[str, Any], session: Session, sink: ClientSink
+    ) -> TerminalKeys | None:
+        """Keys read straight from the client's terminal, when it asks (its input is the
+        terminal its output goes to) and the terminal opens."""
+        if request.get("keys") is not True:
+            return None
+        fd = open_client_terminal(request.get("terminal"), read=True)
+        if fd is None:
+            return None
+        host = self.host
+
+        def typed(data: bytes) -> None:
+            try:
+                session.write(data)
+            except SessionEnded:
+                return  # keys typed while the shell exits go nowhere
+            host.set_active(session.id)
+
+        def detach() -> None:
+            sink.push_json({"event": "detached"})
+            sink.finish()  # output read after this would reach a terminal the client left
+
+        return TerminalKeys(fd, conn.fileno(), typed, detach)  # type: ignore[attr-defined]
 
     def _relay_input(self, reader: FrameReader, session: Session, sink: ClientSink) -> bool:
         """Keys and requests from an attached client until it detaches (False) or the

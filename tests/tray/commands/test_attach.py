@@ -250,7 +250,7 @@ def test_sigterm_as_raw_mode_begins_still_restores_the_terminal(
     master, slave = os.openpty()
     cooked = termios.tcgetattr(slave)
 
-    def signalled_at_once(channel, in_fd, out_fd, size):
+    def signalled_at_once(channel, in_fd, out_fd, size, read_keys=True):
         assert not termios.tcgetattr(slave)[3] & termios.ECHO  # raw mode is on
         os.kill(os.getpid(), signal.SIGTERM)  # the moment a slow start would be hit
         raise AssertionError("SIGTERM did not stop the attach")
