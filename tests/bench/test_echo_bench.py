@@ -1,6 +1,7 @@
 """Key → echo round trip, side by side: raw bash, `termwise attach` and tmux attached,
 each in the same byte-copier terminal, with `cat` in the foreground (the inner
-terminal echoes each key).
+terminal echoes each key). A fourth side attaches with TERMWISE_DIRECT_KEYS=0: the
+client carries the keys, as before the host read them from the terminal itself.
 
 Run with `uv run pytest tests/bench/test_echo_bench.py -m bench -s`: interleaved rounds
 of 200 keys; per side the min / median / max of the rounds' medians, and the ratios.
@@ -42,8 +43,8 @@ class EchoTerminal:
     reads with one plain blocking `os.read` per wake-up, as ByteTerminal does: our PTY
     adapter's gathering and pacing must not change the instrument."""
 
-    def __init__(self, argv: list[str]) -> None:
-        self.pty: PtyProcess = spawn_pty(argv, rows=ROWS, cols=COLS)
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        self.pty: PtyProcess = spawn_pty(argv, rows=ROWS, cols=COLS, env=env)
         self._got = b""
         self._last = 0.0  # when output last arrived
         self._cond = threading.Condition()
@@ -107,6 +108,11 @@ def test_echo_round_trip(serve: ServeProcess) -> None:
         serve.run_command(sid, "true")
         terms["termwise"] = EchoTerminal(attach_argv(sid))
         assert wait_until(lambda: serve.client.sessions()[0]["clients"] == 1)
+        # The same, with the keys carried by the client as before the host read them.
+        relayed = serve.client.create("bash", rows=ROWS, cols=COLS)["id"]
+        serve.run_command(relayed, "true")
+        env = {**os.environ, "TERMWISE_DIRECT_KEYS": "0"}
+        terms["via-client"] = EchoTerminal(attach_argv(relayed), env=env)
         terms["tmux"] = EchoTerminal([*tmux, "new-session", "bash --norc --noprofile"])
         for name, term in terms.items():
             assert term.settle(), f"{name}: no prompt"
@@ -128,6 +134,10 @@ def test_echo_round_trip(serve: ServeProcess) -> None:
     print(f"  {'side':<10} {'min  median    max':>24}")
     for name, values in medians.items():
         print(f"  {name:<10} {spread(values)}")
+    ours, before = medians["termwise"], medians["via-client"]
+    print(
+        f"  termwise / keys via the client: {statistics.median(ours) / statistics.median(before):.2f}x"
+    )
     for peer in ("raw", "tmux"):
         ours, theirs = medians["termwise"], medians[peer]
         pairs = [a / b for a, b in zip(ours, theirs, strict=True)]

@@ -556,7 +556,9 @@ def run_attach(
                 if terminal is not None:  # the host may write output straight to it
                     fields["terminal"] = terminal
                     # ... and read the keys from it, when they are typed there too
-                    fields["keys"] = terminal_name(in_fd) == terminal
+                    fields["keys"] = terminal_name(in_fd) == terminal and (
+                        os.environ.get("TERMWISE_DIRECT_KEYS") != "0"  # for comparing paths
+                    )
                 # Raw first: output the host writes to the terminal itself must meet the
                 # same terminal settings as what we write.
                 with raw_terminal(in_fd, out_fd):

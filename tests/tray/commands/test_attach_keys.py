@@ -64,7 +64,7 @@ def test_keys_typed_after_the_client_ends_go_to_the_shell_it_came_from(
     serve.run_command(sid, "true")
     attach = " ".join([*TERMWISE, "attach", sid])
     # The outer shell: after the client, it reads lines and runs them, as a prompt would.
-    outer = f"{attach}; stty sane; echo outer-back; while read -r line; do eval \"$line\"; done"
+    outer = f'{attach}; stty sane; echo outer-back; while read -r line; do eval "$line"; done'
     term = Terminal(["bash", "--norc", "--noprofile", "-c", outer])
     try:
         assert wait_until(lambda: session_row(serve, sid)["clients"] == 1)
