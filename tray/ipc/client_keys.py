@@ -14,13 +14,17 @@ the terminal back, so the keys typed to that shell stay there.
 
 from __future__ import annotations
 
-import logging
-import os
-import select
-import threading
-from collections.abc import Callable
+import sys
 
-from termwise.tray.commands.chord import ChordFilter
+assert sys.platform != "win32", "Windows consoles are read by the client"  # also for mypy
+
+import logging  # noqa: E402
+import os  # noqa: E402
+import select  # noqa: E402
+import threading  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+from termwise.tray.commands.chord import ChordFilter  # noqa: E402
 
 log = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ import logging
 import math
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -22,7 +23,6 @@ from termwise.tray.host.errors import SessionEnded
 from termwise.tray.host.foreground import ClientWindow
 from termwise.tray.host.session import os_name
 from termwise.tray.ipc import auth, transport
-from termwise.tray.ipc.client_keys import TerminalKeys
 from termwise.tray.ipc.client_terminal import open_client_terminal
 from termwise.tray.ipc.protocol import (
     KIND_DATA,
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
     from termwise.tray.host.host import SessionHost
     from termwise.tray.host.session import Session
+    from termwise.tray.ipc.client_keys import TerminalKeys
 
 log = logging.getLogger(__name__)
 
@@ -467,11 +468,13 @@ class IpcServer:
     ) -> TerminalKeys | None:
         """Keys read straight from the client's terminal, when it asks (its input is the
         terminal its output goes to) and the terminal opens."""
-        if request.get("keys") is not True:
+        if request.get("keys") is not True or sys.platform == "win32":
             return None
         fd = open_client_terminal(request.get("terminal"), read=True)
         if fd is None:
             return None
+        from termwise.tray.ipc.client_keys import TerminalKeys  # POSIX only
+
         host = self.host
 
         def typed(data: bytes) -> None:
