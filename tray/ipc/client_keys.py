@@ -29,6 +29,7 @@ from termwise.tray.commands.chord import ChordFilter  # noqa: E402
 log = logging.getLogger(__name__)
 
 READ_SIZE = 65536
+STOP_WAIT = 2.0  # seconds stop() waits for a key being written to a shell that reads none
 # A hang-up of the connection is reported whatever is asked for; RDHUP (Linux) also
 # reports a peer that only shut its writing side.
 _RDHUP = getattr(select, "POLLRDHUP", 0)
@@ -45,7 +46,7 @@ class TerminalKeys:
         on_keys: Callable[[bytes], None],
         on_detach: Callable[[], None],
     ) -> None:
-        self._fd = terminal  # owned: closed by stop()
+        self._fd = terminal  # owned: closed when reading ends
         self._connection = connection
         self._on_keys = on_keys
         self._on_detach = on_detach
@@ -53,48 +54,65 @@ class TerminalKeys:
         self._stop_r, self._stop_w = os.pipe()
         self.detached = False  # the user typed the detach chord
         self._thread = threading.Thread(target=self._run, name="terminal-keys", daemon=True)
+        self._started = False
 
     def start(self) -> None:
+        self._started = True
         self._thread.start()
 
-    def stop(self) -> None:
-        """Stop reading (at once: no key is read after this returns) and close the terminal."""
+    def stop(self, wait: float | None = STOP_WAIT) -> None:
+        """Stop reading: no key is read after this returns, unless the last one read is
+        still being written to a shell that takes no input (then the thread ends after
+        that write, on its own)."""
         if self._stop_w < 0:
             return
-        os.write(self._stop_w, b"x")
-        if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join()
-        for fd in (self._fd, self._stop_r, self._stop_w):
-            os.close(fd)
+        try:
+            os.write(self._stop_w, b"x")
+        except BrokenPipeError:
+            pass  # reading has ended already
+        os.close(self._stop_w)
         self._stop_w = -1
+        if not self._started:
+            self._close()
+        elif self._thread is not threading.current_thread():
+            self._thread.join(wait)
+
+    def _close(self) -> None:
+        os.close(self._fd)
+        os.close(self._stop_r)
 
     def _run(self) -> None:
+        try:
+            self._relay()
+        except OSError as exc:  # the terminal went away under us
+            log.info("ipc: stopped reading the client's terminal (%s)", exc)
+        finally:
+            self._close()
+
+    def _relay(self) -> None:
         poller = select.poll()
         poller.register(self._fd, select.POLLIN)
         poller.register(self._stop_r, select.POLLIN)
         poller.register(self._connection, _RDHUP)
-        try:
-            while True:
-                ready = dict(poller.poll())
-                if self._stop_r in ready or ready.get(self._connection, 0) & _HANGUP:
+        while True:
+            ready = dict(poller.poll())
+            if self._stop_r in ready or ready.get(self._connection, 0) & _HANGUP:
+                return
+            events = ready.get(self._fd, 0)
+            if not events & select.POLLIN:
+                if events:  # hung up or closed: the terminal has gone away
                     return
-                events = ready.get(self._fd, 0)
-                if not events & select.POLLIN:
-                    if events:  # hung up or closed: the terminal has gone away
-                        return
-                    continue
-                try:
-                    data = os.read(self._fd, READ_SIZE)
-                except BlockingIOError:
-                    continue
-                if not data:
-                    return
-                out, detach = self._chord.feed(data)
-                if out:
-                    self._on_keys(out)
-                if detach:
-                    self.detached = True
-                    self._on_detach()
-                    return
-        except OSError as exc:  # the terminal went away under us
-            log.info("ipc: stopped reading the client's terminal (%s)", exc)
+                continue
+            try:
+                data = os.read(self._fd, READ_SIZE)
+            except BlockingIOError:
+                continue
+            if not data:
+                return
+            out, detach = self._chord.feed(data)
+            if out:
+                self._on_keys(out)  # may block while the shell takes no input
+            if detach:
+                self.detached = True
+                self._on_detach()
+                return

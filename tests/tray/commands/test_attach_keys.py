@@ -199,3 +199,29 @@ def test_no_key_is_read_once_the_client_hangs_up_or_the_host_stops(wiring, how: 
         assert not keys.detached
     finally:
         keys.stop()
+
+
+@wine_limit("no-posix-tools")
+def test_a_client_leaves_even_while_its_keys_wait_for_a_shell_that_reads_none(
+    serve: ServeProcess,
+) -> None:
+    """The shell is stopped and a long paste fills its input: terminating the client
+    still detaches it (the host does not wait forever for the paste to be taken), and
+    the shell carries on when it is continued."""
+    sid = serve.client.create("bash")["id"]
+    serve.run_command(sid, "true")
+    shell = session_row(serve, sid)["pid"]
+    term = Terminal([*TERMWISE, "attach", sid])
+    os.kill(shell, signal.SIGSTOP)
+    try:
+        assert wait_until(lambda: session_row(serve, sid)["clients"] == 1)
+        term.pty.write(b"#" * 9_000)  # more than the shell's input queue holds (4 KB)
+        time.sleep(0.5)
+        os.kill(term.pty.pid, signal.SIGTERM)
+        assert term.pty.wait(15) == 128 + signal.SIGTERM
+        assert wait_until(lambda: session_row(serve, sid)["clients"] == 0, 10)
+    finally:
+        os.kill(shell, signal.SIGCONT)
+        term.close()
+    serve.client.send(sid, "\x15echo back-$((8 * 8))", enter=True)
+    assert wait_until(lambda: session_ran(serve, sid, "back-64"), 20)
