@@ -4,8 +4,8 @@ Like tmux, whose server reads its clients' terminals itself: a key then costs on
 and one write in the host, not a read in the client, a send, and a wake-up of the host
 for the frame. Under load each wake-up waits for a core, so one process fewer on the
 path is most of the echo time. Offered only when the client's input and output are the
-terminal the host already writes to (see client_terminal.py); the client then leaves
-its input alone.
+terminal the host already writes to (see client_terminal.py), and on Linux only; the
+client then leaves its input alone.
 
 The detach chord is found here, as the client would find it. Reading stops when the
 client's connection hangs up: a client that dies closes it before its shell can take

@@ -468,12 +468,14 @@ class IpcServer:
     ) -> TerminalKeys | None:
         """Keys read straight from the client's terminal, when it asks (its input is the
         terminal its output goes to) and the terminal opens."""
-        if request.get("keys") is not True or sys.platform == "win32":
+        # Linux only: macOS's poll() has not always taken terminals, and this path is
+        # tested on Linux; elsewhere the client carries the keys, as it always did.
+        if request.get("keys") is not True or sys.platform != "linux":
             return None
         fd = open_client_terminal(request.get("terminal"), read=True)
         if fd is None:
             return None
-        from termwise.tray.ipc.client_keys import TerminalKeys  # POSIX only
+        from termwise.tray.ipc.client_keys import TerminalKeys
 
         host = self.host
 

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,7 @@ from tests.support.wine_limits import wine_limit
 from tests.tray.commands.test_attach import Terminal, session_row
 from tests.tray.serve_support import TERMWISE, ServeProcess, serve_fixture, wait_until
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="terminals are read on POSIX")
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the host reads terminals on Linux")
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +38,13 @@ def serve(termwise_home: Path) -> Iterator[ServeProcess]:
 
 def session_ran(serve: ServeProcess, sid: str, text: str) -> bool:
     return any(text in block["output"] for block in serve.client.context(sid, 20))
+
+
+def paste(term: Terminal, data: bytes) -> None:
+    try:
+        term.pty.write(data)  # blocks once every queue on the way is full
+    except OSError:
+        pass  # the terminal was closed
 
 
 def attach_child(parent_pid: int) -> int:
@@ -215,8 +223,8 @@ def test_a_client_leaves_even_while_its_keys_wait_for_a_shell_that_reads_none(
     os.kill(shell, signal.SIGSTOP)
     try:
         assert wait_until(lambda: session_row(serve, sid)["clients"] == 1)
-        term.pty.write(b"#" * 9_000)  # more than the shell's input queue holds (4 KB)
-        time.sleep(0.5)
+        threading.Thread(target=paste, args=(term, b"#" * 200_000), daemon=True).start()
+        time.sleep(1.0)  # the shell's terminal takes about 64 KB; the host waits with the rest
         os.kill(term.pty.pid, signal.SIGTERM)
         assert term.pty.wait(15) == 128 + signal.SIGTERM
         assert wait_until(lambda: session_row(serve, sid)["clients"] == 0, 10)
