@@ -11,6 +11,8 @@ _CD_DOTS = re.compile(r"(cd|chdir)(\.\.?.*|\\.*)", re.IGNORECASE)
 _IF_CONDITION = {"exist": 2, "defined": 2, "errorlevel": 2, "cmdextversion": 2}
 _COMPARE = {"equ", "neq", "lss", "leq", "gtr", "geq"}
 MAX_DEPTH = 40
+MAX_ITEMS = 64  # items of a `for` set put in for its variable
+MAX_WORDS = 256
 
 
 def parse_cmd(text: str) -> Script:
@@ -53,7 +55,7 @@ class _Parser:
             nonlocal command, pipeline
             end_word()
             if command.words or command.redirects or command.nested:
-                pipeline.extend(_statement(command))
+                pipeline.extend(_statement(command, depth))
             command = Command()
             if end_pipeline and pipeline:
                 script.pipelines.append(pipeline)
@@ -85,7 +87,7 @@ class _Parser:
                 self.i += match.end()
             elif ch == "@" and word is None and not command.words:
                 self.i += 1  # @ only hides the echo of the command
-            elif ch == "(" and word is None and not command.words:
+            elif ch == "(" and word is None and _block_starts(command.words):
                 self.i += 1
                 command.nested.append(self.script(depth + 1, in_group=True))
             elif ch == ")" and in_group:
@@ -121,7 +123,7 @@ class _Parser:
         return script
 
 
-def _statement(command: Command) -> list[Command]:
+def _statement(command: Command, depth: int) -> list[Command]:
     """Unfold `if …`/`for … do`/`rem`, split glued switches (`rd/s/q`), drop call's keyword."""
     words = command.words
     if not words:
@@ -138,16 +140,80 @@ def _statement(command: Command) -> list[Command]:
         # set NAME=value: a variable for this cmd session (checked by env rules)
         return [Command(assignments=[" ".join(words[1:])], redirects=command.redirects)]
     if head == "call" and len(words) > 1:
-        return _statement(_slice(command, 1))
+        return _statement(_slice(command, 1), depth)
     if head == "for":
         lowered = [w.lower() for w in words]
         if "do" in lowered:
-            return _statement(_slice(command, lowered.index("do") + 1))
+            do = lowered.index("do")
+            body = _slice(command, do + 1)
+            _for_header(words[1:do], body, depth)
+            return _statement(body, depth)
     if head == "if":
-        return _statement(_slice(command, _if_body(words)))
-    if head == "else" and len(words) > 1:
-        return _statement(_slice(command, 1))
+        return _statement(_slice(command, _if_body(words)), depth)
+    if head == "else":  # `) else (…)` leaves only the word: the block is nested
+        return _statement(_slice(command, 1), depth)
     return [command]
+
+
+def _block_starts(words: list[str]) -> bool:
+    """Whether a `(` here opens a block: at a command's start, after `for … do`, after
+    a whole `if` condition, or after `else` (elsewhere, as in `in (*.txt)`, it is text)."""
+    if not words:
+        return True
+    head, last = words[0].lower(), words[-1].lower()
+    if head == "for":
+        return last == "do"
+    if head == "if":
+        return last == "else" or (len(words) > 1 and _if_body(words) >= len(words))
+    return False
+
+
+def _for_header(header: list[str], body: Command, depth: int) -> None:
+    """What `for` hands its body: a `for /f` over a command's output runs that command
+    (checked as a block of the body); otherwise the loop variable in the body becomes
+    the set's items (`for /r D:\\ %f in (*) do del "%f"` deletes D:\\*)."""
+    lowered = [w.lower() for w in header]
+    if "in" not in lowered:
+        return
+    at = lowered.index("in")
+    items = " ".join(header[at + 1 :])
+    if items.startswith("(") and items.endswith(")"):
+        items = items[1:-1].strip()
+    if "/f" in lowered[:at]:
+        if len(items) > 1 and items[0] in "'`" and items[-1] == items[0]:
+            body.nested.append(_Parser(items[1:-1]).script(depth + 1, in_group=False))
+        return
+    if "/l" in lowered[:at] or at == 0 or not items:
+        return
+    root = ""
+    if "/r" in lowered[:at]:
+        after = lowered.index("/r") + 1
+        if after < at - 1:  # a folder between /r and the variable
+            root = header[after].rstrip("\\") + "\\"
+    values = [root + item for item in items.split()[:MAX_ITEMS]]
+    _put_values(body, re.compile(re.escape(header[at - 1]) + r"(?![A-Za-z0-9_%])"), values)
+
+
+def _put_values(command: Command, variable: re.Pattern[str], values: list[str]) -> None:
+    """Each word naming the loop variable, once per value (at most MAX_WORDS words per
+    command, so nested loops stay small), in the command and the blocks it holds."""
+    words: list[str] = []
+    dynamic: list[bool] = []
+    for word, was_dynamic in zip(command.words, command.dynamic, strict=True):
+        if not variable.search(word):
+            words.append(word)
+            dynamic.append(was_dynamic)
+            continue
+        for value in values[: max(1, MAX_WORDS - len(command.words))]:
+            put = variable.sub(lambda _: value, word)
+            words.append(put)
+            dynamic.append("%" in put or "!" in put)
+    command.words[:] = words
+    command.dynamic[:] = dynamic
+    for script in command.nested:
+        for pipeline in script.pipelines:
+            for inner in pipeline:
+                _put_values(inner, variable, values)
 
 
 def _if_body(words: list[str]) -> int:

@@ -161,8 +161,56 @@ def test_cmd_glued_switches_if_for_and_rem() -> None:
     assert first(parse_cmd("rd/s/q build")).words == ["rd", "/s/q", "build"]
     assert first(parse_cmd("cd..")).words == ["cd", ".."]
     assert first(parse_cmd("if not exist out md out")).words == ["md", "out"]
-    assert first(parse_cmd("for %f in (*.log) do del %f")).words == ["del", "%f"]
+    assert first(parse_cmd("for %f in (*.log) do del %f")).words == ["del", "*.log"]
     assert parse_cmd("rem del /s /q C:\\").pipelines == []
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        # the loop variable becomes the set's items, under the /r folder
+        ('for /r D:\\ %f in (*) do del "%f"', ["del", "D:\\*"]),
+        ("for /r %f in (*.pyc) do del %f", ["del", "*.pyc"]),
+        ("for %%f in (a.txt b.txt) do del %%f", ["del", "a.txt", "b.txt"]),
+        ("for %f in (x) do copy %f %f.bak", ["copy", "x", "x.bak"]),
+        ("for %f in (x) do echo %foo%", ["echo", "%foo%"]),  # not the variable
+        # numbers and the lines of a file are not known here
+        ("for /l %i in (1,1,5) do echo %i", ["echo", "%i"]),
+        ('for /f "tokens=*" %a in (list.txt) do del "%a"', ["del", "%a"]),
+        ("echo (hi)", ["echo", "(hi)"]),
+    ],
+)
+def test_cmd_for_puts_the_set_in_for_its_variable(line: str, words: list[str]) -> None:
+    assert first(parse_cmd(line)).words == words
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "if exist x (rd /s /q D:\\)",
+        "if not exist x ( rd /s /q D:\\ )",
+        "if 1==1 (echo a) else (rd /s /q D:\\)",
+        'if "%a%" equ "b" (rd /s /q D:\\)',
+        "for %f in (x) do (rd /s /q D:\\)",
+        "for %%f in (D:\\) do (echo %%f & rd /s /q %%f)",
+        "for /f %f in ('rd /s /q D:\\') do echo %f",
+        'for /f "usebackq" %f in (`rd /s /q D:\\`) do echo %f',
+    ],
+)
+def test_cmd_blocks_after_if_else_and_do_and_for_f_commands_are_read(line: str) -> None:
+    """The command inside `( … )` after an `if` condition, `else` or `do`, or in a
+    `for /f` set, is parsed as a command, not as a word starting with a parenthesis."""
+    found = []
+
+    def walk(script) -> None:
+        for pipeline in script.pipelines:
+            for command in pipeline:
+                found.append(command.words)
+                for inner in command.nested:
+                    walk(inner)
+
+    walk(parse_cmd(line))
+    assert ["rd", "/s", "/q", "D:\\"] in found, found
 
 
 def test_cmd_redirections_and_variables() -> None:
