@@ -205,7 +205,7 @@ def _put_values(command: Command, variable: re.Pattern[str], values: list[str]) 
             dynamic.append(was_dynamic)
             continue
         for value in values[: max(1, MAX_WORDS - len(command.words))]:
-            put = variable.sub(lambda _: value, word)
+            put = variable.sub(value.replace("\\", "\\\\"), word)  # a folder's \ is no escape
             words.append(put)
             dynamic.append("%" in put or "!" in put)
     command.words[:] = words
