@@ -155,6 +155,22 @@ def _statement(command: Command, depth: int) -> list[Command]:
     return [command]
 
 
+def echoed(command: Command) -> str | None:
+    """What `echo …` (or a block of echoes) writes into a pipe, when it is plain to see."""
+    if any(command.dynamic):
+        return None
+    if command.words:
+        head = command.words[0].lower()
+        return " ".join(command.words[1:]) if head == "echo" and len(command.words) > 1 else None
+    texts = [
+        text
+        for script in command.nested
+        for pipeline in script.pipelines
+        if pipeline and (text := echoed(pipeline[-1])) is not None
+    ]
+    return "\n".join(texts) if texts else None
+
+
 def _block_starts(words: list[str]) -> bool:
     """Whether a `(` here opens a block: at a command's start, after `for … do`, after
     a whole `if` condition, or after `else` (elsewhere, as in `in (*.txt)`, it is text)."""

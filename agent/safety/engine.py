@@ -6,6 +6,7 @@ import posixpath
 import re
 
 from termwise.agent.safety import configured, inline, launchers, previews, recurse, shellwords
+from termwise.agent.safety.cmd import echoed as cmd_echoed
 from termwise.agent.safety.downloads import downloaded_then_run, written_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.held import Held
@@ -152,7 +153,7 @@ class Analyzer:
         for i, command in enumerate(pipeline):
             self.command(command, rules, depth)
             if i + 1 < len(pipeline):
-                self._fed_as_script(command, names[i + 1 :], rules.family, depth)
+                self._fed_as_script(command, names[i + 1 :], pipeline[i + 1], rules.family, depth)
             if i > 0:
                 self._reads_code_from_pipe(command, rules)
 
@@ -231,12 +232,26 @@ class Analyzer:
                 return
 
     def _fed_as_script(
-        self, command: Command, downstream: list[set[str]], family: Family, depth: int
+        self,
+        command: Command,
+        downstream: list[set[str]],
+        reader: Command,
+        family: Family,
+        depth: int,
     ) -> None:
-        """`echo "rm -rf /" | sh`, `'Stop-Computer' | iex`: the text piped in is the script."""
+        """`echo "rm -rf /" | sh`, `'Stop-Computer' | iex`, `echo rd /s /q C:\\ | cmd`:
+        the text piped in is the script."""
         if family == "powershell":
             if command.stdin_text and any(n & _PS_CODE_SINKS for n in downstream):
                 self.text(command.stdin_text, "powershell", depth + 1)
+            elif command.stdin_text and recurse.stdin_shell(reader.words) == "cmd":
+                self.text(command.stdin_text, "cmd", depth + 1)
+            return
+        if family == "cmd":
+            shell = recurse.stdin_shell(reader.words)
+            text = cmd_echoed(command) if shell is not None else None
+            if shell is not None and text is not None:
+                self.text(text, shell, depth + 1)  # type: ignore[arg-type]
             return
         if family != "posix" or not downstream:
             return

@@ -1,6 +1,6 @@
 """Command lines held in a variable or an alias set earlier on the same line, then run:
 `x="rm -rf ~"; $x`, `c='…'; eval "$c"`, PowerShell's `$c = '…'; iex $c` and
-`Set-Alias x Remove-Item; x -Recurse C:\\`, cmd's `set x=rd /s /q C:\\ & call %x%`.
+`Set-Alias x Remove-Item; x -Recurse C:\\`, cmd's `set x=rd /s /q C:\\ & call %x%` (or `!x!`).
 
 Only literal values are held (nothing computed when the line runs); the use is rewritten
 into the line it stands for, to be judged as a line of its own.
@@ -21,7 +21,7 @@ _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _REFS = {
     "posix": re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"),
     "powershell": re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"),
-    "cmd": re.compile(r"%([A-Za-z_][\w.-]*)%()"),
+    "cmd": re.compile(r"%([A-Za-z_][\w.-]*)%|!([A-Za-z_][\w.-]*)!"),  # !x!: delayed expansion
 }
 
 

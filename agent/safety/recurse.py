@@ -312,6 +312,25 @@ def _encoded(analyzer: Analyzer, payload: str, depth: int) -> None:
     analyzer.text(decoded, "powershell", depth + 1)
 
 
+_PS_QUIET = frozenset({"-noprofile", "-nop", "-noninteractive", "-noni", "-nologo"})
+
+
+def stdin_shell(words: list[str]) -> str | None:
+    """The shell family that runs what is piped into this command, when it reads its
+    commands there: a bare `cmd` (no /c or /k), or `powershell` with no command or `-`."""
+    if not words:
+        return None
+    name = words[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    args = [a.lower() for a in words[1:]]
+    if name == "cmd":
+        reads = all(a.startswith("/") and a[:2] not in ("/c", "/k", "/r") for a in args)
+        return "cmd" if reads else None
+    if name in POWERSHELLS:
+        rest = [a for a in args if a not in _PS_QUIET]
+        return "powershell" if rest in ([], ["-"], ["-command", "-"], ["-c", "-"]) else None
+    return None
+
+
 def _cmd(analyzer: Analyzer, args: list[str], depth: int) -> bool:
     for i, token in enumerate(args):
         low = token.lower()
