@@ -388,3 +388,23 @@ def test_held_value_work_grows_linearly(shell: str, unit: str) -> None:
     assert calls_made(lambda: classify(long, "bash")) <= 2 * calls_made(
         lambda: classify(short, "bash")
     )
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "for %f in (a b c) do (del %f & echo %f) & ",
+        "for %a in (a b c d) do for %b in (e f g h) do for %c in (i j) do del %a%b%c & ",
+        'for /r C:\\ %f in (* *.x) do del "%f" & ',
+        "for /f %f in ('rd /s /q x') do echo %f & ",
+        "if exist x (rd /s /q y) else (echo z) & ",
+        "(echo rd /s /q x & echo dir) | cmd & ",
+        "set x=rd /s a & !x! !x! & ",
+        "for %f in (",  # never closed
+        "if 1==1 ((((",
+    ],
+)
+def test_cmd_blocks_loops_and_pipes_into_cmd_stay_linear(unit: str) -> None:
+    """Blocks after if/else/do, loop values put in (nested loops too), for /f commands and
+    echoes piped into cmd: the work grows with the line, not with its square."""
+    assert_linear_work(lambda line: classify(line, "cmd"), unit, 20)
