@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,20 +13,11 @@ from termwise.tray.commands.chord import ChordFilter
 from termwise.tray.host.pty import PtyProcess, spawn_pty
 
 from tests.support.wine_limits import wine_limit
-from tests.tray.serve_support import ServeProcess, serve_fixture, wait_until
+from tests.tray.serve_support import ServeProcess, wait_until
 
 HEAVY = ("PySide6", "openai", "yaml")
 
-
-@pytest.fixture(autouse=True)
-def plain_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Shells start from an empty HOME: the machine's own dotfiles stay out of the tests."""
-    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
-
-
-@pytest.fixture
-def serve(termwise_home: Path) -> Iterator[ServeProcess]:
-    yield from serve_fixture(termwise_home)
+pytestmark = pytest.mark.usefixtures("plain_home")
 
 
 @pytest.mark.parametrize(

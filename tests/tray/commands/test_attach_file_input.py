@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.wine_limits import wine_limit
-from tests.tray.serve_support import TERMWISE, ServeProcess, serve_fixture
+from tests.tray.serve_support import TERMWISE, ServeProcess
 
-
-@pytest.fixture(autouse=True)
-def plain_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Shells start from an empty HOME: the machine's own dotfiles stay out of the tests."""
-    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
-
-
-@pytest.fixture
-def serve(termwise_home: Path) -> Iterator[ServeProcess]:
-    yield from serve_fixture(termwise_home)
+pytestmark = pytest.mark.usefixtures("plain_home")
 
 
 @wine_limit("no-posix-tools")

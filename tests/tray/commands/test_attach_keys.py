@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from termwise.tray.ipc.client_keys import TerminalKeys
@@ -21,19 +20,12 @@ from termwise.tray.ipc.client_terminal import open_client_terminal
 
 from tests.support.wine_limits import wine_limit
 from tests.tray.commands.test_attach import Terminal, session_row
-from tests.tray.serve_support import TERMWISE, ServeProcess, serve_fixture, wait_until
+from tests.tray.serve_support import TERMWISE, ServeProcess, wait_until
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the host reads terminals on Linux")
-
-
-@pytest.fixture(autouse=True)
-def plain_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
-
-
-@pytest.fixture
-def serve(termwise_home: Path) -> Iterator[ServeProcess]:
-    yield from serve_fixture(termwise_home)
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="the host reads terminals on Linux"),
+    pytest.mark.usefixtures("plain_home"),
+]
 
 
 def session_ran(serve: ServeProcess, sid: str, text: str) -> bool:

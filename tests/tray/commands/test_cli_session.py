@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,21 +14,11 @@ from tests.tray.serve_support import (
     ServeProcess,
     commands,
     pid_alive,
-    serve_fixture,
     termwise,
     wait_until,
 )
 
-
-@pytest.fixture(autouse=True)
-def plain_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Shells start from an empty HOME: the machine's own dotfiles stay out of the tests."""
-    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
-
-
-@pytest.fixture
-def serve(termwise_home: Path) -> Iterator[ServeProcess]:
-    yield from serve_fixture(termwise_home)
+pytestmark = pytest.mark.usefixtures("plain_home")
 
 
 SHELLS = params("bash", "zsh")
