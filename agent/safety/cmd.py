@@ -162,12 +162,7 @@ def echoed(command: Command) -> str | None:
     if command.words:
         head = command.words[0].lower()
         return " ".join(command.words[1:]) if head == "echo" and len(command.words) > 1 else None
-    texts = [
-        text
-        for script in command.nested
-        for pipeline in script.pipelines
-        if pipeline and (text := echoed(pipeline[-1])) is not None
-    ]
+    texts = [text for end in command.block_ends() if (text := echoed(end)) is not None]
     return "\n".join(texts) if texts else None
 
 

@@ -49,6 +49,11 @@ class Command(Record):
         self.words.append(text)
         self.dynamic.append(dynamic)
 
+    def block_ends(self) -> list[Command]:
+        """The last command of each pipeline in the blocks this one holds: what a group
+        such as `(echo a; echo b)` writes comes from those."""
+        return [pipeline[-1] for script in self.nested for pipeline in script.pipelines if pipeline]
+
 
 class Script(Record):
     """Pipelines in the order they would run; `problems` are parse failures worth a confirm."""

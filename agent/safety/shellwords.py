@@ -167,12 +167,7 @@ def piped_text(command: Command) -> str | None:
         if words[0] == "cat" and command.stdin_text is not None and len(words) == 1:
             return command.stdin_text  # cat <<EOF … EOF | sh: the body is what runs
         return None
-    texts = [
-        text
-        for script in command.nested
-        for pipeline in script.pipelines
-        if pipeline and (text := piped_text(pipeline[-1])) is not None
-    ]
+    texts = [text for end in command.block_ends() if (text := piped_text(end)) is not None]
     return "\n".join(texts) if texts else None
 
 
