@@ -69,6 +69,10 @@ class Analyzer:
             self.add("confirm", "too-long", "too much nested code to review")
             return
         self.budget -= len(text) if depth > 0 else 0
+        if family == "powershell" and "'" in text:  # iex ('rm -r' + ' C:\\'): the joined code
+            from termwise.agent.safety.powershell import joined_strings
+
+            text = joined_strings(text)
         if len(text) > MAX_REVIEW:
             self.add("confirm", "too-long", f"{len(text)} characters are more than anyone reviews")
         rules = load_rules(family)

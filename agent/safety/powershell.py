@@ -450,3 +450,51 @@ def code_text(text: str) -> str:
             continue
         i += 1
     return "".join(out)
+
+
+def joined_strings(text: str) -> str:
+    """`'Remove-Item C:\\ -Re' + 'curse'` as the one string it makes, and `('…')` as `'…'`
+    where a command's argument is wrapped: code built from literal pieces is read as the
+    code it builds (`iex ('rm -r' + ' C:\\')`). One pass over the text."""
+    if "'" not in text or ("+" not in text and "(" not in text):
+        return text
+    spans: list[tuple[int, int]] = []  # single-quoted strings, '' inside them included
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] != "'":
+            i += 1
+            continue
+        end = i + 1
+        while end < n and (text[end] != "'" or text[end + 1 : end + 2] == "'"):
+            end += 2 if text[end] == "'" else 1
+        if end >= n:
+            break
+        spans.append((i, end + 1))
+        i = end + 1
+    out: list[str] = []
+    done = 0
+    k = 0
+    while k < len(spans):
+        start, end = spans[k]
+        pieces = [text[start + 1 : end - 1]]
+        while k + 1 < len(spans) and text[end : spans[k + 1][0]].strip() == "+":
+            k += 1
+            start2, end = spans[k]
+            pieces.append(text[start2 + 1 : end - 1])
+        before = text[done:start]
+        literal = "'" + "".join(pieces) + "'"
+        stripped = before.rstrip()
+        after = text[end:]
+        if (
+            stripped.endswith("(")
+            and after.lstrip().startswith(")")
+            and stripped[:-1][-1:] in ("", " ", "\t", ";", "|", "&", "=", "(", ",")
+        ):
+            out.append(stripped[:-1] + literal)
+            end += len(after) - len(after.lstrip()) + 1
+        else:
+            out.append(before + literal)
+        done = end
+        k += 1
+    out.append(text[done:])
+    return "".join(out)

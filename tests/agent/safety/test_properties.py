@@ -408,3 +408,24 @@ def test_cmd_blocks_loops_and_pipes_into_cmd_stay_linear(unit: str) -> None:
     """Blocks after if/else/do, loop values put in (nested loops too), for /f commands and
     echoes piped into cmd: the work grows with the line, not with its square."""
     assert_linear_work(lambda line: classify(line, "cmd"), unit, 20)
+
+
+_PS_PIECES = st.lists(
+    st.one_of(st.sampled_from(["'", "''", "+", " + ", "(", ")", "iex ", "'a'", "$x.M(", " "]),
+              st.text(max_size=5)),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@given(_PS_PIECES)
+@settings(max_examples=400, deadline=None)
+def test_joined_strings_never_raise_and_keep_what_is_outside_strings(text: str) -> None:
+    """Folding 'a' + 'b' never raises and never grows the text."""
+    from termwise.agent.safety.powershell import joined_strings
+
+    assert len(joined_strings(text)) <= len(text)
+
+
+@pytest.mark.parametrize("unit", ["iex ('a' + 'b' + ", "''''''''", "('x') + ", "'a' +'"])
+def test_joined_strings_stay_linear(unit: str) -> None:
+    assert_linear_work(lambda line: classify(line, "pwsh"), unit, 20)
