@@ -56,6 +56,10 @@ _BACKTICKS = re.compile(
     r"|qx\s*\{([^}]{1,2000})\}|qx\s*\[([^\]]{1,2000})\]|qx\s*<([^>]{1,2000})>"
     r"|qx\s*(?P<delim>[!|/#^~%])(?P<body>.{1,2000}?)(?P=delim)"  # Perl's qx!cmd!, qx|cmd|
 )
+# do shell script "…" with administrator privileges: what follows the string is parameters
+_APPLESCRIPT_PARAMS = re.compile(
+    r'(?<=")\s+(?:with|without|as|user\s+name|password|altering)\b[^&]{0,200}$', re.I
+)
 _RECEIVER = re.compile(r"""Path\s*\(\s*[rRbBuUfF]?(['"])([^'"]{1,500})\1\s*\)\s*$""")
 
 
@@ -318,6 +322,8 @@ def _call(
             check_code(analyzer, lang, literal, shell_family, depth + 1)
         return
     if kind == "shell":
+        if lang.name == "applescript":
+            arg = _APPLESCRIPT_PARAMS.sub("", arg.rstrip())
         literal = string_literal(arg)
         items = split_items(first_arguments_text(code, start))
         if len(items) > 1 and all(string_literal(i) is not None for i in items[:2]):

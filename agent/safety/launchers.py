@@ -11,12 +11,25 @@ import re
 from termwise.agent.safety.model import Family
 
 POSIX = frozenset({"trap", "alias", "script"})
+# Options whose value is a command line the program runs: the shell escapes of tar, zip
+# and rsync (tar --checkpoint-action=exec='rm -rf ~' runs it at the first checkpoint).
+LINE_OPTIONS = {
+    "tar": ("--checkpoint-action=exec", "--to-command", "--use-compress-program", "-I",
+            "--rsh-command", "--info-script", "--new-volume-script"),
+    "zip": ("-TT", "--unzip-command"),
+    "rsync": ("-e", "--rsh"),
+}  # fmt: skip
+_COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd", "lz4", "lzip", "lzma", "lzop", "pigz",
+                          "pbzip2", "pixz", "plzip", "brotli", "unzstd"})  # fmt: skip
 
 
 def kept_lines(name: str, args: list[str], family: Family) -> tuple[Family, list[str]]:
     """The lines `name args` keeps to run later, and the shell they are run by."""
     if name in POSIX and family == "posix":
         return "posix", posix_lines(name, args)
+    if name in LINE_OPTIONS and family == "posix":
+        lines = option_lines(LINE_OPTIONS[name], args)
+        return "posix", [line for line in lines if not _usual(line)]
     if name in WINDOWS and family != "posix":
         return "cmd", windows_lines(name, args)
     return family, []
@@ -39,6 +52,29 @@ def posix_lines(name: str, args: list[str]) -> list[str]:
             elif arg[:2] == "-c" and len(arg) > 2:
                 lines.append(arg[2:])
     return lines
+
+
+def option_lines(options: tuple[str, ...], args: list[str]) -> list[str]:
+    """The values of `options` in `args`: `-e CMD`, `--rsh=CMD`, `-ICMD` (short options glued)."""
+    lines: list[str] = []
+    for i, arg in enumerate(args):
+        for option in options:
+            if arg == option and i + 1 < len(args):
+                lines.append(args[i + 1])
+            elif arg.startswith(option + "=") or (
+                len(option) == 2 and arg.startswith(option) and len(arg) > 2
+            ):
+                lines.append(arg[len(option) + (arg[len(option)] == "=") :])
+    return lines
+
+
+def _usual(line: str) -> bool:
+    """A compressor for tar, or a plain ssh for rsync: the options' everyday values."""
+    words = line.split()
+    program = words[0].rsplit("/", 1)[-1] if words else ""
+    if program == "ssh":  # ProxyCommand / LocalCommand run a line on this machine
+        return "command" not in line.lower()
+    return program in _COMPRESSORS or not program
 
 
 def cron_lines(table: str) -> list[str]:

@@ -168,6 +168,8 @@ def _calls(text: str, shell: str) -> int:
         "git -c alias.x='!rm -rf y' x; ",
         'python3 -c \'exec("exec(\\"import os\\")")\'; ',
         "python3 -c 'import os as o; from shutil import rmtree as r; r(\"/x\")'; ",
+        "tar -I 'rm -rf a' --to-command='rm b' -cf x .; ",
+        "osascript -e 'do shell script \"rm -rf a\" with administrator privileges'; ",
     ],
 )
 def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
