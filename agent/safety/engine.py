@@ -388,8 +388,11 @@ class Analyzer:
             # dd's `of=` is where it writes: the same targets matter as for `>`.
             self.redirects(_dd_outputs(args), rules)
         if spec is not None and spec.name == "sed":  # its script language can write and run
-            for rule_id, message in sed_effects(args, dynamic[1:]):
+            lines: list[str] = []
+            for rule_id, message in sed_effects(args, dynamic[1:], lines):
                 self.add("confirm", rule_id, message)
+            for line in lines:
+                self.text_for(line, "posix", depth + 1, f"sed runs `{line}`")
         self.base_level(inv, spec)
 
     def _computed_word(

@@ -18,7 +18,19 @@ LINE_OPTIONS = {
             "--rsh-command", "--info-script", "--new-volume-script"),
     "zip": ("-TT", "--unzip-command"),
     "rsync": ("-e", "--rsh"),
+    "man": ("-P", "--pager"),
 }  # fmt: skip
+# Editors and debuggers whose startup commands can run a shell line: vim -c '!CMD' (or
+# +'!CMD', --cmd), gdb -ex '!CMD' / -ex 'shell CMD'.
+STARTUP_OPTIONS = {
+    "vim": ("-c", "--cmd"), "vi": ("-c", "--cmd"), "nvim": ("-c", "--cmd"),
+    "ex": ("-c", "--cmd"), "view": ("-c", "--cmd"), "vimdiff": ("-c", "--cmd"),
+    "gdb": ("-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--init-eval-command"),
+}  # fmt: skip
+_SHELL_ESCAPE = re.compile(
+    r"""^[:\s]*(?:silent!?\s*)?(?:!|shell\s)\s*(.*)$|(?:call\s+)?system\s*\(\s*(['"])(.*?)\2""",
+    re.S,
+)
 _COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd", "lz4", "lzip", "lzma", "lzop", "pigz",
                           "pbzip2", "pixz", "plzip", "brotli", "unzstd"})  # fmt: skip
 
@@ -30,6 +42,9 @@ def kept_lines(name: str, args: list[str], family: Family) -> tuple[Family, list
     if name in LINE_OPTIONS and family == "posix":
         lines = option_lines(LINE_OPTIONS[name], args)
         return "posix", [line for line in lines if not _usual(line)]
+    if name in STARTUP_OPTIONS and family == "posix":
+        args = [*args, *(f"-c{a[1:]}" for a in args if a.startswith("+") and len(a) > 1)]
+        return "posix", startup_lines(STARTUP_OPTIONS[name] + ("-c",), args)
     if name in WINDOWS and family != "posix":
         return "cmd", windows_lines(name, args)
     return family, []
@@ -65,6 +80,19 @@ def option_lines(options: tuple[str, ...], args: list[str]) -> list[str]:
                 len(option) == 2 and arg.startswith(option) and len(arg) > 2
             ):
                 lines.append(arg[len(option) + (arg[len(option)] == "=") :])
+    return lines
+
+
+def startup_lines(options: tuple[str, ...], args: list[str]) -> list[str]:
+    """Shell lines in an editor's or debugger's startup commands: `!CMD`, `shell CMD`,
+    `system("CMD")`."""
+    lines = []
+    for command in option_lines(options, args):
+        match = _SHELL_ESCAPE.search(command)
+        if match:
+            line = match.group(1) if match.group(1) is not None else match.group(3)
+            if line and line.strip():
+                lines.append(line.strip())
     return lines
 
 

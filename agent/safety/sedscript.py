@@ -7,11 +7,14 @@ _LONG_VALUE = ("--expression", "--file", "--line-length")
 _IN_PLACE_SHORT = "iI"  # -i[SUFFIX] (GNU), -I (BSD): the rest of the word is a suffix
 
 
-def sed_effects(args: list[str], dynamic: list[bool]) -> list[tuple[str, str]]:
-    """(rule id, message) for each way this sed call changes things; empty when it only reads."""
+def sed_effects(
+    args: list[str], dynamic: list[bool], lines: list[str] | None = None
+) -> list[tuple[str, str]]:
+    """(rule id, message) for each way this sed call changes things; empty when it only
+    reads. `lines` gets the command lines its `e COMMAND`s run."""
     scripts, found = _split(args, dynamic)
     for script in scripts:
-        effect = script_effect(script)
+        effect = script_effect(script, lines)
         if effect:
             found.append(effect)
     return found
@@ -89,7 +92,7 @@ def _split(args: list[str], dynamic: list[bool]) -> tuple[list[str], list[tuple[
     return scripts, found
 
 
-def script_effect(script: str) -> tuple[str, str] | None:
+def script_effect(script: str, lines: list[str] | None = None) -> tuple[str, str] | None:
     """The first command of a sed script that writes a file or runs a program, if any."""
     i, n = 0, len(script)
     while i < n:
@@ -126,6 +129,9 @@ def script_effect(script: str) -> tuple[str, str] | None:
         if c in "wW":
             return ("sed-writes", "this sed script writes to a file (w)")
         if c == "e":
+            line = script[i + 1 : _line_end(script, i)].strip()
+            if lines is not None and line:  # `e COMMAND` runs COMMAND (a bare e: the line read)
+                lines.append(line)
             return ("sed-runs", "this sed script runs commands (e)")
         if c in "aicrRbtT:vF" or c == "q" or c == "Q" or c == "l" or c == "L":
             # text, file names and labels run to the end of the line (labels also to ';')

@@ -169,6 +169,7 @@ def _calls(text: str, shell: str) -> int:
         'python3 -c \'exec("exec(\\"import os\\")")\'; ',
         "python3 -c 'import os as o; from shutil import rmtree as r; r(\"/x\")'; ",
         "tar -I 'rm -rf a' --to-command='rm b' -cf x .; ",
+        "vim -c ':!rm a' +'!rm b' -c 'call system(\"rm c\")'; sed '1e rm d' x; ",
         "osascript -e 'do shell script \"rm -rf a\" with administrator privileges'; ",
     ],
 )
