@@ -325,8 +325,8 @@ def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Comm
     ):
         rest = rest[1:]  # `if (…) {…}`: a language statement; only its parts run
     head = rest[0] if rest else None
-    if call and isinstance(head, _Group) and (named := _string_of(head.script)) is not None:
-        head = _Word(named)  # &("Remove-Item") …: the string names the command
+    if call and isinstance(head, _Group) and (named := _named(head.script)) is not None:
+        head = _Word(named)  # &("Remove-Item") …, & (gcm Remove-Item) …: the command named
         rest = [head, *rest[1:]]
     is_call = isinstance(head, _Word) and (call or head.bare)
     creates_code = False
@@ -357,7 +357,9 @@ def _method_call(target: str) -> Script:
     return Script(findings=[Finding("confirm", "method-call", message)])
 
 
-_CREATES_CODE = re.compile(r"(?i)scriptblock\]::create$")
+_CREATES_CODE = re.compile(
+    r"(?i)(scriptblock\]::create|invokecommand\.(invokescript|newscriptblock))$"
+)
 
 
 def _plain_strings(group: Script) -> list[str | None]:
@@ -384,6 +386,33 @@ def _string_of(group: Script) -> str | None:
     """The value of a group that holds one plain string: ("Remove-Item")."""
     values = _plain_strings(group)
     return values[0] if len(values) == 1 else None
+
+
+# A lookup with a wildcard, (gcm R*-It*m): judged as the most harmful cmdlet it can name.
+_HARMFUL = ("remove-item", "clear-content", "format-volume", "clear-disk", "remove-partition",
+            "stop-computer", "restart-computer", "invoke-expression", "set-content",
+            "stop-process")  # fmt: skip
+_LOOKUPS = frozenset({"get-command", "gcm", "get-alias", "gal"})
+
+
+def _named(group: Script) -> str | None:
+    """The command a called group names: a plain string ("Remove-Item"), or a lookup
+    (Get-Command Remove-Item), (Get-Alias ri), (gcm R*-It*m)."""
+    named = _string_of(group)
+    if named is not None:
+        return named
+    commands = [c for pipeline in group.pipelines for c in pipeline]
+    if len(commands) != 1 or any(commands[0].dynamic):
+        return None
+    words = commands[0].words
+    names = [w for w in words[1:] if not w.startswith("-")]
+    if not words or words[0].lower() not in _LOOKUPS or len(names) != 1:
+        return None
+    if any(ch in names[0] for ch in "*?["):
+        import fnmatch
+
+        return next((c for c in _HARMFUL if fnmatch.fnmatchcase(c, names[0].lower())), None)
+    return names[0]
 
 
 def _call_group() -> Script:
