@@ -69,7 +69,7 @@ class Analyzer:
             self.add("confirm", "too-long", "too much nested code to review")
             return
         self.budget -= len(text) if depth > 0 else 0
-        if family == "powershell" and "'" in text:  # iex ('rm -r' + ' C:\\'): the joined code
+        if family == "powershell" and ("'" in text or '"' in text):  # iex ('rm' + ' -r …')
             from termwise.agent.safety.powershell import joined_strings
 
             text = joined_strings(text)

@@ -484,46 +484,70 @@ def code_text(text: str) -> str:
 def joined_strings(text: str) -> str:
     """`'Remove-Item C:\\ -Re' + 'curse'` as the one string it makes, and `('…')` as `'…'`
     where a command's argument is wrapped: code built from literal pieces is read as the
-    code it builds (`iex ('rm -r' + ' C:\\')`). One pass over the text."""
-    if "'" not in text or ("+" not in text and "(" not in text):
+    code it builds (`iex ('rm -r' + " C:\\")`). Double-quoted pieces count when nothing
+    expands in them. One pass over the text."""
+    if ("'" not in text and '"' not in text) or ("+" not in text and "(" not in text):
         return text
-    spans: list[tuple[int, int]] = []  # single-quoted strings, '' inside them included
-    i, n = 0, len(text)
-    while i < n:
-        if text[i] != "'":
-            i += 1
-            continue
-        end = i + 1
-        while end < n and (text[end] != "'" or text[end + 1 : end + 2] == "'"):
-            end += 2 if text[end] == "'" else 1
-        if end >= n:
-            break
-        spans.append((i, end + 1))
-        i = end + 1
+    spans = _string_spans(text)
     out: list[str] = []
-    done = 0
-    k = 0
+    done = k = 0
     while k < len(spans):
-        start, end = spans[k]
-        pieces = [text[start + 1 : end - 1]]
-        while k + 1 < len(spans) and text[end : spans[k + 1][0]].strip() == "+":
+        start, end, value = spans[k]
+        if value is None:
             k += 1
-            start2, end = spans[k]
-            pieces.append(text[start2 + 1 : end - 1])
-        before = text[done:start]
-        literal = "'" + "".join(pieces) + "'"
-        stripped = before.rstrip()
-        after = text[end:]
-        if (
-            stripped.endswith("(")
-            and after.lstrip().startswith(")")
-            and stripped[:-1][-1:] in ("", " ", "\t", ";", "|", "&", "=", "(", ",")
+            continue
+        values = [value]
+        while (
+            k + 1 < len(spans)
+            and spans[k + 1][2] is not None
+            and text[end : spans[k + 1][0]].strip() == "+"
         ):
-            out.append(stripped[:-1] + literal)
-            end += len(after) - len(after.lstrip()) + 1
+            k += 1
+            end, value = spans[k][1], spans[k][2]
+            values.append(value or "")
+        before = text[done:start].rstrip()
+        close = end
+        while close < len(text) and text[close] in " \t":
+            close += 1
+        wrapped = (
+            before.endswith("(")
+            and text[close : close + 1] == ")"
+            and before[:-1][-1:] in ("", " ", "\t", ";", "|", "&", "=", "(", ",")
+        )
+        if len(values) == 1 and not wrapped:
+            k += 1
+            continue  # a lone string stays as it was written
+        literal = "'" + "".join(values).replace("'", "''") + "'"
+        if wrapped:
+            out.append(before[:-1] + literal)
+            end = close + 1
         else:
-            out.append(before + literal)
+            out.append(text[done:start] + literal)
         done = end
         k += 1
     out.append(text[done:])
     return "".join(out)
+
+
+def _string_spans(text: str) -> list[tuple[int, int, str | None]]:
+    """(start, end, value) of each quoted string; value None when something expands in it."""
+    spans: list[tuple[int, int, str | None]] = []
+    i, n = 0, len(text)
+    while i < n:
+        quote = text[i]
+        if quote not in "'\"":
+            i += 1
+            continue
+        end = i + 1
+        while end < n and (text[end] != quote or text[end + 1 : end + 2] == quote):
+            end += 2 if text[end] == quote or (quote == '"' and text[end] == "`") else 1
+        if end >= n:
+            break
+        body = text[i + 1 : end]
+        if quote == "'":
+            spans.append((i, end + 1, body.replace("''", "'")))
+        else:
+            plain = "$" not in body and "`" not in body
+            spans.append((i, end + 1, body.replace('""', '"') if plain else None))
+        i = end + 1
+    return spans

@@ -414,7 +414,8 @@ def test_cmd_blocks_loops_and_pipes_into_cmd_stay_linear(unit: str) -> None:
 
 
 _PS_PIECES = st.lists(
-    st.one_of(st.sampled_from(["'", "''", "+", " + ", "(", ")", "iex ", "'a'", "$x.M(", " "]),
+    st.one_of(st.sampled_from(["'", "''", "+", " + ", "(", ")", "iex ", "'a'", "$x.M(", " ",
+                               '"', '""', '"b"', "`", "$"]),
               st.text(max_size=5)),
     max_size=40,
 ).map("".join)  # fmt: skip
