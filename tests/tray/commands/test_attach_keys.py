@@ -15,7 +15,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from termwise.tray.ipc.client_keys import TerminalKeys
 from termwise.tray.ipc.client_terminal import open_client_terminal
 
 from tests.support.wine_limits import wine_limit
@@ -141,6 +140,8 @@ def wiring() -> Iterator[tuple[int, int, socket.socket, socket.socket]]:
 
 
 def reader(slave: int, connection: socket.socket, typed: list[bytes], detached: list[bool]):
+    from termwise.tray.ipc.client_keys import TerminalKeys  # POSIX only: it asserts so
+
     fd = open_client_terminal(os.ttyname(slave), read=True)
     assert fd is not None
     os.set_blocking(slave, False)
