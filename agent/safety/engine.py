@@ -5,8 +5,13 @@ from __future__ import annotations
 import posixpath
 import re
 
-from termwise.agent.safety import configured, inline, launchers, previews, recurse, shellwords
-from termwise.agent.safety.cmd import echoed as cmd_echoed
+from termwise.agent.safety import (
+    configured,
+    previews,
+    recurse,
+    shellwords,
+    stdin_code,
+)
 from termwise.agent.safety.downloads import downloaded_then_run, written_then_run
 from termwise.agent.safety.flags import Invocation, read_invocation
 from termwise.agent.safety.held import Held
@@ -19,7 +24,6 @@ MAX_MESSAGE = 160
 MAX_REVIEW = 20_000  # longer inputs are at least "confirm", and skip the raw-text rules
 TEXT_BUDGET = 50_000
 FLATTEN_AT = 20  # substitutions deeper than this are checked flat, without more recursion
-_PS_CODE_SINKS = frozenset({"iex", "invoke-expression", "pwsh", "powershell"})
 _WIN_SUFFIX = re.compile(r"\.(exe|com|cmd|bat)$", re.I)
 
 
@@ -157,9 +161,11 @@ class Analyzer:
         for i, command in enumerate(pipeline):
             self.command(command, rules, depth)
             if i + 1 < len(pipeline):
-                self._fed_as_script(command, names[i + 1 :], pipeline[i + 1], rules.family, depth)
+                stdin_code.fed_as_script(
+                    self, command, names[i + 1 :], pipeline[i + 1], rules.family, depth
+                )
             if i > 0:
-                self._reads_code_from_pipe(command, rules)
+                stdin_code.reads_code_from_pipe(self, command, rules)
 
     def names(self, command: Command, rules: RuleSet) -> set[str]:
         """Every program name the command would start, through wrappers and nested scripts."""
@@ -194,9 +200,9 @@ class Analyzer:
                 if env_rule.names.match(_fold(var, rules)):
                     self.add(env_rule.level, env_rule.id, f"{var}: {env_rule.message}")
         if command.stdin_text:
-            self._stdin_script(command, rules, depth)
+            stdin_code.stdin_script(self, command, rules, depth)
         if command.stdin_text is not None or any(r.op == "<" for r in command.redirects):
-            self._reads_code_from_pipe(command, rules, "given on its input")
+            stdin_code.reads_code_from_pipe(self, command, rules, "given on its input")
         words = command.words
         if command.assignments and words:
             words = shellwords.temp_assignment(command.assignments, words)
@@ -210,91 +216,6 @@ class Analyzer:
         elif not command.assignments and not command.redirects and not command.nested:
             self.add("safe", "expression", "only evaluates a value")
         self.held.record(command, rules.family)
-
-    def _stdin_script(self, command: Command, rules: RuleSet, depth: int) -> None:
-        """`bash <<EOF`, `python3 - <<'EOF'`: a body fed to a shell or interpreter is code."""
-        names = self.names(command, rules)
-        if names & recurse.STDIN_SHELLS:
-            self.text(command.stdin_text or "", "posix", depth + 1)
-            return
-        if "crontab" in names and rules.family == "posix":
-            self._cron_table(command.stdin_text or "", depth)
-            return
-        interpreter = inline.stdin_language(names)
-        if interpreter is None:
-            return  # cat, tee, a file: the body is data
-        for i, word in enumerate(command.words):
-            if resolve_name(word, rules) == interpreter:
-                inline.check(
-                    self,
-                    interpreter,
-                    command.words[i + 1 :],
-                    rules.family,
-                    depth,
-                    command.stdin_text,
-                )
-                return
-
-    def _fed_as_script(
-        self,
-        command: Command,
-        downstream: list[set[str]],
-        reader: Command,
-        family: Family,
-        depth: int,
-    ) -> None:
-        """`echo "rm -rf /" | sh`, `'Stop-Computer' | iex`, `echo rd /s /q C:\\ | cmd`:
-        the text piped in is the script."""
-        if family == "powershell":
-            if command.stdin_text and any(n & _PS_CODE_SINKS for n in downstream):
-                self.text(command.stdin_text, "powershell", depth + 1)
-            elif command.stdin_text and recurse.stdin_shell(reader.words) == "cmd":
-                self.text(command.stdin_text, "cmd", depth + 1)
-            return
-        if family == "cmd":
-            shell = recurse.stdin_shell(reader.words)
-            text = cmd_echoed(command) if shell is not None else None
-            if shell is not None and text is not None:
-                self.text(text, shell, depth + 1)  # type: ignore[arg-type]
-            return
-        if family != "posix" or not downstream:
-            return
-        text = shellwords.piped_text(command)
-        if text is None:
-            text = self.held.printed(command)  # x='…'; echo "$x" | sh
-        if text is None:
-            return
-        if "crontab" in downstream[0]:
-            self._cron_table(text, depth)
-            return
-        if any(n & recurse.STDIN_SHELLS for n in downstream):
-            self.text(text, "posix", depth + 1)
-            return
-        for names in downstream:
-            interpreter = inline.stdin_language(names)
-            if interpreter is not None:  # cat <<'EOF' | python3
-                inline.check(self, interpreter, [], family, depth, text)
-                return
-
-    def _cron_table(self, table: str, depth: int) -> None:
-        """`echo '0 3 * * * CMD' | crontab -`: each job's command runs later, unseen."""
-        for line in launchers.cron_lines(table):
-            self.text_for(line, "posix", depth + 1, f"a crontab job runs `{line}` on a schedule")
-
-    def _reads_code_from_pipe(
-        self, command: Command, rules: RuleSet, how: str = "piped into it"
-    ) -> None:
-        """`… | python3`, `python3 <<'EOF'`, `node < x.js`: an interpreter given no script
-        runs whatever arrives on its input."""
-        chain = recurse.chain(command.words, rules) if command.words else []
-        interpreter = inline.stdin_language(set(chain[-1:]))
-        if interpreter is None or not command.words:
-            return
-        start = next(
-            (i for i, w in enumerate(command.words) if resolve_name(w, rules) == interpreter), 0
-        )
-        if inline.reads_stdin(interpreter, command.words[start + 1 :]):
-            self.add("confirm", "runs-input", f"{interpreter} runs the code {how}")
 
     def _fed_by_download(self, command: Command, rules: RuleSet) -> None:
         """`bash -c "$(curl …)"`, `sh <(wget …)`, `iex (iwr …)`: downloaded code runs directly."""

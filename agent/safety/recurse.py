@@ -13,6 +13,7 @@ from termwise.agent.safety.rules import RuleSet, Wrapper
 
 if TYPE_CHECKING:
     from termwise.agent.safety.engine import Analyzer
+    from termwise.agent.safety.model import Family
 
 POSIX_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"})
 # Programs that run the shell commands given on their input: shells, and `at` / `batch`,
@@ -315,7 +316,7 @@ def _encoded(analyzer: Analyzer, payload: str, depth: int) -> None:
 _PS_QUIET = frozenset({"-noprofile", "-nop", "-noninteractive", "-noni", "-nologo"})
 
 
-def stdin_shell(words: list[str]) -> str | None:
+def stdin_shell(words: list[str]) -> Family | None:
     """The shell family that runs what is piped into this command, when it reads its
     commands there: a bare `cmd` (no /c or /k), or `powershell` with no command or `-`."""
     if not words:
