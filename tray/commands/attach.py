@@ -24,27 +24,16 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from termwise.tray.commands.chord import CHORD_HELP, ChordFilter
+from termwise.tray.commands.host_frames import HostFrames, Outcome, handle_frame
 from termwise.tray.errors import TrayError
 from termwise.tray.ipc.client import Channel, open_channel
 from termwise.tray.ipc.client_terminal import terminal_name
-from termwise.tray.ipc.protocol import (
-    HEADER,
-    KIND_DATA,
-    KIND_JSON,
-    MAX_REPLY,
-    ProtocolError,
-    decode_json,
-    drop_written,
-    encode_data,
-    encode_json,
-)
+from termwise.tray.ipc.protocol import encode_data, encode_json
 
 if TYPE_CHECKING:
     from termwise.agent.base.paths import Paths
 
 READ_SIZE = 65536
-RECV_SIZE = 512 * 1024
-MAX_IOV = 512
 SIZE_POLL = 0.25  # seconds between console size checks (Windows only)
 EXIT_LOST = 1
 
@@ -68,13 +57,6 @@ def terminal_size(*fds: int) -> tuple[int, int] | None:
     return None
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
-
-
 class ConsoleText:
     """UTF-16 from ReadConsoleW as UTF-8 bytes; a surrogate pair split between two
     reads comes out whole with the second one."""
@@ -84,121 +66,6 @@ class ConsoleText:
 
     def feed(self, raw: bytes) -> bytes:
         return self._decoder.decode(raw).encode("utf-8")
-
-
-class Outcome:
-    """How an attached run ended."""
-
-    def __init__(self, kind: str, code: int | None = None) -> None:
-        self.kind = kind  # "exit" | "detached" | "dropped" | "signal" | "lost" ("eof" inside)
-        self.code = code
-
-
-def _handle_frame(kind: int, payload: bytes, out_fd: int) -> Outcome | None:
-    if kind == KIND_DATA:
-        _write_all(out_fd, payload)
-        return None
-    return _handle_event(decode_json(payload))
-
-
-def _handle_event(message: dict[str, Any]) -> Outcome | None:
-    event = message.get("event")
-    if event == "exit":
-        return Outcome("exit", message.get("code"))
-    if event == "detached":
-        return Outcome("detached")
-    if event == "dropped":
-        behind = message.get("behind")
-        return Outcome("dropped", behind if isinstance(behind, int) else None)
-    return None
-
-
-class HostFrames:
-    """Frames from the host parsed where they were received: output goes to the
-    terminal straight from the receive buffer, as it arrives (no copy per frame, no
-    wait for a whole frame), several frames in one vectored write."""
-
-    def __init__(self, out_fd: int, size: int = RECV_SIZE) -> None:
-        self._out_fd = out_fd
-        self._buf = bytearray(size)
-        self._view = memoryview(self._buf)
-        self._start = 0
-        self._end = 0
-        self._data_left = 0  # bytes of the current data frame still to come
-
-    def receive(self, sock: Any) -> Outcome | None:
-        """Read once from the host and act on it; Outcome("eof") when it closed."""
-        if len(self._buf) - self._end < HEADER.size:
-            self._compact()
-        n = sock.recv_into(self._view[self._end :])
-        if not n:
-            return Outcome("eof")
-        self._end += n
-        return self._process()
-
-    def _process(self) -> Outcome | None:
-        buf, view = self._buf, self._view
-        out: list[memoryview] = []
-        outcome = None
-        need = 0
-        start, end = self._start, self._end
-        while start < end:
-            if self._data_left:
-                take = min(end - start, self._data_left)
-                out.append(view[start : start + take])
-                start += take
-                self._data_left -= take
-                continue
-            if end - start < HEADER.size:
-                break
-            size, kind = HEADER.unpack_from(buf, start)
-            if kind == KIND_DATA:
-                start += HEADER.size
-                self._data_left = size
-                continue
-            if kind != KIND_JSON or size > MAX_REPLY:
-                raise ProtocolError(f"bad frame from the host (kind {kind}, {size} bytes)")
-            if end - start < HEADER.size + size:
-                need = HEADER.size + size
-                break
-            message = decode_json(bytes(view[start + HEADER.size : start + HEADER.size + size]))
-            start += HEADER.size + size
-            outcome = _handle_event(message)
-            if outcome is not None:
-                break
-        _writev_all(self._out_fd, out)
-        del out
-        self._start, self._end = (0, 0) if start == end else (start, end)
-        if need > len(buf):  # a JSON frame bigger than the buffer
-            self._grow(need)
-        return outcome
-
-    def _compact(self) -> None:
-        rest = self._end - self._start
-        self._buf[:rest] = bytes(self._view[self._start : self._end])
-        self._start, self._end = 0, rest
-
-    def _grow(self, need: int) -> None:
-        self._compact()
-        self._view.release()
-        self._buf.extend(bytes(need - len(self._buf)))
-        self._view = memoryview(self._buf)
-
-
-if sys.platform == "win32":  # HostFrames serves the POSIX relay only
-
-    def _writev(fd: int, parts: list[memoryview]) -> int:
-        return os.write(fd, b"".join(parts))
-
-else:
-
-    def _writev(fd: int, parts: list[memoryview]) -> int:
-        return os.writev(fd, parts)
-
-
-def _writev_all(fd: int, parts: list[memoryview]) -> None:
-    while parts:
-        drop_written(parts, _writev(fd, parts[:MAX_IOV]))
 
 
 class _Stop(Exception):
@@ -376,7 +243,7 @@ if sys.platform == "win32":
             threading.Thread(target=target, daemon=True).start()
         try:
             for kind, payload in channel.reader.take_buffered():
-                outcome = _handle_frame(kind, payload, out_fd)
+                outcome = handle_frame(kind, payload, out_fd)
                 if outcome is not None:
                     return outcome
             while True:
@@ -387,7 +254,7 @@ if sys.platform == "win32":
                 if frame is None:
                     return Outcome("detached" if detached.is_set() else "lost")
                 kind, payload = frame
-                outcome = _handle_frame(kind, payload, out_fd)
+                outcome = handle_frame(kind, payload, out_fd)
                 if outcome is not None:
                     return outcome
         finally:
@@ -435,7 +302,7 @@ else:
         sock = channel.stream
         frames = HostFrames(out_fd)
         for kind, payload in channel.reader.take_buffered():
-            outcome = _handle_frame(kind, payload, out_fd)
+            outcome = handle_frame(kind, payload, out_fd)
             if outcome is not None:
                 return outcome
         wake_r, wake_w = os.pipe()
