@@ -369,7 +369,9 @@ class DeployWindow(QWidget):
             if item is not None:
                 item.setText(COL_STATUS, tr("running"))
                 self.tree.setCurrentItem(item)
-            self._say(tr("Step {n}: {title}", n=event.step, title=event.title))
+            text = tr("Step {n}: {title}", n=event.step, title=event.title)
+            # Pause pressed as the step began: the runner holds before its first command.
+            self._say(f"{tr('paused')} · {text}" if self.mode == "paused" else text)
         elif isinstance(event, CommandSent):
             prefix = tr("check:") if event.is_check else "$"
             self.output.appendPlainText(f"{prefix} {event.command}")

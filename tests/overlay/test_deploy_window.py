@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import Paths, resolve_paths
 from termwise.agent.llm.factory import make_client
+from termwise.agent.deploy.runner import RunStatus, StepStarted
 from termwise.overlay.deploy_window import COL_RISK, DeployWindow
 from termwise.tray.host.deploy_session import session_factory
 from termwise.tray.host.host import SessionHost
@@ -171,6 +172,24 @@ def test_pause_resume_and_stop(
     assert w.outcome.startswith("stopped")
     assert w.step_statuses()[0] == "done" and w.step_statuses()[2] == "pending"
     assert w.plan_button.isEnabled()
+
+
+def test_pause_pressed_as_a_step_begins_still_reads_paused(
+    qtbot: QtBot, llm_server: LlmServer, tmp_path: Path, host: SessionHost
+) -> None:
+    """The runner's "step began" can arrive after "paused"; the status line must not hide the pause."""
+    llm_server.reply('{"title": "Quick", "commands": ["true"]}\n')
+    w = window(qtbot, llm_server, host)
+    w.target.setText(str(project(tmp_path)))
+    w.start_plan()
+    qtbot.waitUntil(lambda: w.plan is not None, timeout=15000)
+    w._on_run_event(RunStatus(None, "paused"))
+    w._on_run_event(StepStarted(1, "Quick"))
+    assert "paused" in w.status.text() and "Step 1: Quick" in w.status.text()
+    assert w.resume_button.isEnabled() and not w.pause_button.isEnabled()
+    w._on_run_event(RunStatus(None, "resumed"))
+    w._on_run_event(StepStarted(2, "Next"))
+    assert w.status.text() == "Step 2: Next"
 
 
 @wine_limit("no-posix-tools")
