@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from termwise.agent.base.config_schema import Config
 from termwise.agent.base.paths import Paths, resolve_paths
-from termwise.agent.llm.factory import make_client
 from termwise.agent.deploy.runner import RunStatus, StepStarted
+from termwise.agent.llm.factory import make_client
 from termwise.overlay.deploy_window import COL_RISK, DeployWindow
 from termwise.tray.host.deploy_session import session_factory
 from termwise.tray.host.host import SessionHost
