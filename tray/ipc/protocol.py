@@ -11,7 +11,7 @@ import json
 import struct
 import time
 from collections.abc import Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 HEADER = struct.Struct(">IB")
 KIND_JSON = 1
@@ -62,8 +62,24 @@ def drop_written(parts: list[Buffer], n: int) -> None:
             n -= len(first)
             parts.pop(0)
         else:
-            parts[0] = first[n:]
+            # A view, not a slice: a big chunk written a few KiB at a time is not copied
+            # again each time (writes and sends take either).
+            parts[0] = cast(Buffer, memoryview(first)[n:])
             n = 0
+
+
+def first_bytes(parts: list[Buffer], limit: int) -> list[Buffer]:
+    """The front of `parts` up to `limit` bytes in all (for one bounded vectored write)."""
+    taken: list[Buffer] = []
+    for part in parts:
+        if len(part) > limit:
+            taken.append(cast(Buffer, memoryview(part)[:limit]))
+            break
+        taken.append(part)
+        limit -= len(part)
+        if not limit:
+            break
+    return taken
 
 
 def decode_json(payload: bytes) -> dict[str, Any]:

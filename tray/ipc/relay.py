@@ -31,12 +31,16 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+if sys.platform != "win32":
+    import termios
+
 from termwise.tray.ipc.protocol import (
     HEADER,
     KIND_DATA,
     MAX_DATA_CHUNK,
     drop_written,
     encode_json,
+    first_bytes,
 )
 from termwise.tray.ipc.transport import Stream
 
@@ -64,6 +68,9 @@ else:
 
 
 ROOM_WAIT_MS = 200  # a full terminal is polled this often, so a drop or abort is seen
+BLOCKING_WRITE = 65536  # the most one blocking write hands a client's terminal
+# Where waking a blocked terminal write (tcflow) is tested; elsewhere writes poll for room.
+BLOCKING_WRITES = sys.platform == "linux"
 
 
 class ClientSink:
@@ -102,6 +109,7 @@ class ClientSink:
         self._closing = False  # no more items; writer exits once drained
         self._dead = False  # no more items accepted
         self._hung_up = False  # on_dead was called
+        self._in_write = False  # the writer may be blocked in a write to the terminal
         self._thread = threading.Thread(target=self._run, name="attach-writer", daemon=True)
         self._thread.start()
 
@@ -197,6 +205,7 @@ class ClientSink:
                 progress = self._sent
             if progress == last:
                 log.warning("attached client stopped reading; closing it")
+                self.abort()  # also wakes a write its terminal stopped taking
                 self._hang_up()
                 self._thread.join(1.0)
                 return
@@ -210,6 +219,7 @@ class ClientSink:
             self._items.clear()
             self._pending = 0
             self._cond.notify_all()
+            self._unblock_writer()
 
     def _drop(self) -> None:
         """A client stuck past the stall limit (condition held): drop what is queued and
@@ -219,6 +229,7 @@ class ClientSink:
         self._dead = True
         self._items.clear()
         self._pending = 0
+        self._unblock_writer()
         notice = encode_json({"event": "dropped", "behind": behind})
         self._items.append((False, notice, 0))
         self._cond.notify_all()
@@ -234,6 +245,7 @@ class ClientSink:
         self._items.clear()
         self._pending = 0
         self._cond.notify_all()
+        self._unblock_writer()
         self._hang_up()
 
     def _hang_up(self) -> None:
@@ -292,15 +304,67 @@ class ClientSink:
         assert fd is not None
         room = select.poll()
         room.register(fd, select.POLLOUT)
+        if BLOCKING_WRITES:
+            self._write_blocking(fd, parts)
+            return
+        left = sum(len(part) for part in parts)
         while parts and not self._dead:
             try:
                 written = os.writev(fd, parts)
             except (BlockingIOError, InterruptedError):
+                written = 0
+            if written:
+                with self._cond:
+                    self._sent += written
+                drop_written(parts, written)
+                left -= written
+            if left:  # the terminal is full: wait for room rather than try again at once
                 room.poll(ROOM_WAIT_MS)
-                continue
+
+    def _write_blocking(self, fd: int, parts: list[bytes]) -> None:
+        """Blocking writes: the kernel refills the terminal as it reads, where a
+        non-blocking writer is woken for every few KiB it takes (on a busy machine, those
+        wake-ups came late and left the terminal waiting). A write starts only once there
+        is room and is at most BLOCKING_WRITE; a drop or abort wakes a write the terminal
+        stopped taking (`_unblock_writer`)."""
+        if sys.platform == "win32":  # never given a terminal there
+            raise OSError("a client's terminal is written to on POSIX only")
+        room = select.poll()
+        room.register(fd, select.POLLOUT)
+        # Only this thread writes while the batch is out (`_busy`), so the flag is ours.
+        with self._cond:
+            if self._dead:
+                return
+            os.set_blocking(fd, True)
+            self._in_write = True
+        try:
+            while parts and not self._dead:
+                if not room.poll(ROOM_WAIT_MS):
+                    continue
+                try:
+                    written = os.writev(fd, first_bytes(parts, BLOCKING_WRITE))
+                except (BlockingIOError, InterruptedError):  # woken by _unblock_writer
+                    continue
+                with self._cond:
+                    self._sent += written
+                drop_written(parts, written)
+        finally:
             with self._cond:
-                self._sent += written
-            drop_written(parts, written)
+                self._in_write = False
+                os.set_blocking(fd, False)
+
+    def _unblock_writer(self) -> None:
+        """End a blocking write the terminal no longer takes (condition held): back to
+        non-blocking, then stopping and restarting the terminal's output wakes the writer,
+        which finds no room and returns what it wrote."""
+        fd = self._tty
+        if sys.platform != "win32" and self._in_write and fd is not None:
+            try:
+                os.set_blocking(fd, False)
+                termios.tcflow(fd, termios.TCOOFF)
+                termios.tcflow(fd, termios.TCOON)
+            except (OSError, termios.error):  # the terminal is gone: so is the write
+                log.debug("could not wake the terminal writer", exc_info=True)
 
     def _run(self) -> None:
         try:

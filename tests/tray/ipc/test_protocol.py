@@ -12,8 +12,10 @@ from termwise.tray.ipc.protocol import (
     FrameDecoder,
     ProtocolError,
     decode_json,
+    drop_written,
     encode_data,
     encode_json,
+    first_bytes,
 )
 
 
@@ -73,3 +75,28 @@ def test_endpoint_names() -> None:
     assert a.startswith("\\\\.\\pipe\\termwise-ann-") and b.startswith("\\\\.\\pipe\\termwise-bob-")
     assert len({a, b, c}) == 3
     assert a == endpoint(Path(r"c:\users\ann\appdata\local\TERMWISE"), "win32", "ann")  # case-blind
+
+
+def test_a_vectored_write_taken_in_pieces_keeps_every_byte_in_order() -> None:
+    """Whatever a terminal takes per write (bounded by first_bytes), what remains is the
+    rest of the output, in order, and nothing is written twice."""
+    parts: list[bytes] = [b"a" * 5000, b"b" * 3, b"c" * 70000, b"d"]
+    expected = b"".join(parts)
+    out = bytearray()
+    for taken_size in (4096, 1, 65536, 7, 100000):
+        if not parts:
+            break
+        chunk = b"".join(first_bytes(parts, 65536))
+        assert len(chunk) <= 65536
+        took = chunk[:taken_size]
+        out += took
+        drop_written(parts, len(took))
+    out += b"".join(parts)
+    assert bytes(out) == expected
+
+
+def test_first_bytes_stops_at_the_limit_exactly() -> None:
+    parts = [b"xy", b"zw"]
+    assert [bytes(p) for p in first_bytes(parts, 2)] == [b"xy"]
+    assert [bytes(p) for p in first_bytes(parts, 3)] == [b"xy", b"z"]
+    assert [bytes(p) for p in first_bytes(parts, 10)] == [b"xy", b"zw"]

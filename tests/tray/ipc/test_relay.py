@@ -12,7 +12,7 @@ import time
 import pytest
 from termwise.tray.ipc.client_terminal import open_client_terminal
 from termwise.tray.ipc.protocol import KIND_DATA, KIND_JSON, MAX_REPLY, FrameReader, decode_json
-from termwise.tray.ipc.relay import ClientSink
+from termwise.tray.ipc.relay import BLOCKING_WRITE, ClientSink
 
 
 def test_output_arrives_in_order_with_events_between() -> None:
@@ -93,6 +93,20 @@ def _terminal() -> tuple[int, int]:
     os.close(slave)
     assert fd is not None
     return master, fd
+
+
+def _capacity() -> int:
+    """How many bytes a terminal nobody reads takes before a write would wait."""
+    master, fd = _terminal()
+    total = 0
+    try:
+        while True:
+            total += os.write(fd, b"z" * 4096)
+    except BlockingIOError:
+        return total
+    finally:
+        os.close(fd)
+        os.close(master)
 
 
 def _drain(master: int, want: int, timeout: float = 20.0) -> bytes:
@@ -178,5 +192,64 @@ def test_a_terminal_that_closes_ends_the_client() -> None:
     sink = ClientSink(a, terminal=fd, on_dead=hung_up.set)
     sink.push(b"output for a closed terminal")
     assert hung_up.wait(5) and sink.dead
+    a.close()
+    b.close()
+
+
+@needs_pty
+def test_a_terminal_that_freezes_mid_write_holds_only_the_writer() -> None:
+    """Writes to the terminal block (up to BLOCKING_WRITE at a time). A terminal that stops
+    reading in the middle of one still lets the shell go on: the client is dropped at the
+    stall limit. When the terminal reads again, the writer ends and only the rest of that
+    one write reaches it, not the queue behind it."""
+    held = _capacity()
+    master, fd = _terminal()
+    a, b = socket.socketpair()
+    sink = ClientSink(a, high_water=1 << 20, low_water=256 * 1024, stall_limit=0.5, terminal=fd)
+    reading = threading.Event()
+    reading.set()
+    got = bytearray()
+    frozen_at = [0]
+
+    def emulator() -> None:
+        while True:
+            if not reading.is_set():
+                frozen_at[0] = frozen_at[0] or len(got)
+                reading.wait()
+            try:
+                ready, _, _ = select.select([master], [], [], 0.05)
+                if ready:
+                    got.extend(os.read(master, 4096))
+                    time.sleep(0.0005)  # slower than the producer: output queues
+            except OSError:
+                return
+
+    threading.Thread(target=emulator, daemon=True).start()
+    done = threading.Event()
+
+    def produce() -> None:
+        chunk = b"y" * 16384
+        for i in range(4000):
+            sink.push(chunk)
+            if i == 40:
+                reading.clear()  # the window freezes while the writer is busy
+            if sink.dead:
+                break
+        done.set()
+
+    threading.Thread(target=produce, daemon=True).start()
+    assert done.wait(15) and sink.dead, "the shell was held by a frozen terminal"
+    time.sleep(0.3)
+    reading.set()
+    sink.join(10)
+    assert not sink._thread.is_alive(), "the writer did not end once the terminal read again"
+    time.sleep(0.3)
+    after_freeze = len(got) - frozen_at[0]
+    # What the terminal held when it froze plus the rest of one write (and a few KiB the
+    # kernel's buffer chunks may add), never the queue behind it (1 MB).
+    assert after_freeze <= held + BLOCKING_WRITE + 8192, (after_freeze, held)
+    frame = FrameReader(b, MAX_REPLY).read()
+    assert frame is not None and decode_json(frame[1])["event"] == "dropped"
+    os.close(master)
     a.close()
     b.close()
