@@ -129,7 +129,7 @@ class Xvfb:
     def __init__(self) -> None:
         self.display = f":{70 + os.getpid() % 200}"
         self.proc = subprocess.Popen(
-            ["Xvfb", self.display, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
+            ["Xvfb", self.display, "-screen", "0", SCREEN, "-nolisten", "tcp"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -140,13 +140,19 @@ class Xvfb:
         self.proc.wait(10)
 
 
-class XTerm:
-    """A real xterm showing `argv`."""
+# Each xterm gets its own part of the screen: a window covered by another draws next to
+# nothing, and the X server's drawing shares the machine's cores with the relay.
+SCREEN = "2560x1440x24"
+PLACES = ("+0+0", "+1280+0", "+0+720")  # 200x50 cells of the default font fit each
 
-    def __init__(self, display: str, argv: list[str]) -> None:
+
+class XTerm:
+    """A real xterm showing `argv`, at `place` on the screen."""
+
+    def __init__(self, display: str, argv: list[str], place: str = "+0+0") -> None:
         env = {**os.environ, "DISPLAY": display}
         self.proc = subprocess.Popen(
-            ["xterm", "-geometry", f"{COLS}x{ROWS}", "-e", *argv],
+            ["xterm", "-geometry", f"{COLS}x{ROWS}{place}", "-e", *argv],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -172,12 +178,12 @@ def test_relay_throughput_xterm(serve: ServeProcess, tmp_path: Path) -> None:
     xvfb = Xvfb()
     terms: dict[str, XTerm] = {}
     try:
-        terms["raw"] = XTerm(xvfb.display, sides["raw"].command)
+        terms["raw"] = XTerm(xvfb.display, sides["raw"].command, PLACES[0])
         sid = start_termwise_session(sides["termwise"], serve)
-        terms["termwise"] = XTerm(xvfb.display, attach_argv(sid))
+        terms["termwise"] = XTerm(xvfb.display, attach_argv(sid), PLACES[1])
         assert wait_until(lambda: serve.client.sessions()[0]["clients"] == 1, 30)
         sock = start_tmux_session(sides["tmux"])
-        terms["tmux"] = XTerm(xvfb.display, [*tmux_argv(sock), "attach"])
+        terms["tmux"] = XTerm(xvfb.display, [*tmux_argv(sock), "attach"], PLACES[2])
         assert wait_until(lambda: len(terms["tmux"].pids()) > 1, 30)
         for shape in ("large", "lines"):
             results: dict[str, list[Sample]] = {name: [] for name in sides}
