@@ -73,6 +73,18 @@ BLOCKING_WRITE = 65536  # the most one blocking write hands a client's terminal
 BLOCKING_WRITES = sys.platform == "linux"
 
 
+def _controls(terminal: int) -> bool:
+    """Whether `terminal` is this process's controlling terminal (only then does it
+    tell its foreground group)."""
+    if sys.platform == "win32":  # no terminals are handed to the host there
+        return False
+    try:
+        os.tcgetpgrp(terminal)
+    except OSError:
+        return False
+    return True
+
+
 class ClientSink:
     """Ordered delivery of data and JSON frames to one attached client."""
 
@@ -110,6 +122,9 @@ class ClientSink:
         self._dead = False  # no more items accepted
         self._hung_up = False  # on_dead was called
         self._in_write = False  # the writer may be blocked in a write to the terminal
+        # Not on our own controlling terminal (a host started with `&` in the terminal it
+        # is attached from): waking a write there would stop the host with SIGTTOU.
+        self._blocking = BLOCKING_WRITES and terminal is not None and not _controls(terminal)
         self._thread = threading.Thread(target=self._run, name="attach-writer", daemon=True)
         self._thread.start()
 
@@ -304,7 +319,7 @@ class ClientSink:
         assert fd is not None
         room = select.poll()
         room.register(fd, select.POLLOUT)
-        if BLOCKING_WRITES:
+        if self._blocking:
             self._write_blocking(fd, parts)
             return
         left = sum(len(part) for part in parts)

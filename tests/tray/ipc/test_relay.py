@@ -8,6 +8,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from termwise.tray.ipc.client_terminal import open_client_terminal
@@ -253,3 +254,61 @@ def test_a_terminal_that_freezes_mid_write_holds_only_the_writer() -> None:
     os.close(master)
     a.close()
     b.close()
+
+
+BACKGROUND_HOST = r"""
+import os, socket, sys, time
+from termwise.tray.ipc.client_terminal import open_client_terminal
+from termwise.tray.ipc.relay import ClientSink
+
+fd = open_client_terminal(os.ttyname(0))
+assert fd is not None
+a, b = socket.socketpair()
+sink = ClientSink(a, terminal=fd)
+for _ in range(64):
+    sink.push(b"q" * 16384)
+time.sleep(float(sys.argv[2]))  # the test reads a little meanwhile, then stops
+sink.abort()  # as when the client is killed
+sink.join(5)
+with open(sys.argv[1], "w") as f:
+    f.write("done")
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="blocking terminal writes are Linux only")
+def test_a_host_in_the_background_of_the_terminal_it_writes_is_not_stopped(tmp_path: Path) -> None:
+    """A host started with `&` in the very terminal a client attaches from: dropping that
+    client mid-write must not stop the host (waking the write with tcflow there would
+    raise SIGTTOU, whose default stops the process)."""
+    from termwise.tray.host.pty.posix import PosixPty
+
+    marker = tmp_path / "done"
+    script = tmp_path / "host.py"
+    script.write_text(BACKGROUND_HOST)
+    # A session leader on a fresh terminal starts the "host" in a background group of it.
+    leader = (
+        "import subprocess, sys;"
+        f"p = subprocess.Popen([sys.executable, {str(script)!r}, {str(marker)!r}, '1.5'],"
+        " process_group=0); sys.exit(p.wait())"
+    )
+    term = PosixPty.spawn([sys.executable, "-c", leader])
+    try:
+        time.sleep(0.8)  # the host fills the terminal and queues the rest
+        fd = term.fileno()
+        os.set_blocking(fd, False)
+        try:
+            os.read(fd, 8192)  # room: the host starts a write it cannot finish
+        except BlockingIOError:
+            pass
+        assert wait_for_file(marker, 15), "the host was stopped (or hung) by dropping the client"
+    finally:
+        term.close()
+
+
+def wait_for_file(path: Path, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        time.sleep(0.05)
+    return False
