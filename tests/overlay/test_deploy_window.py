@@ -70,6 +70,15 @@ def window(qtbot: QtBot, llm_server: LlmServer, host: SessionHost | None = None)
     return w
 
 
+def planned(qtbot: QtBot, llm_server: LlmServer, host: SessionHost, repo: Path) -> DeployWindow:
+    """A window whose plan for `repo` has arrived (the model's reply is set by the caller)."""
+    w = window(qtbot, llm_server, host)
+    w.target.setText(str(repo))
+    w.start_plan()
+    qtbot.waitUntil(lambda: w.plan is not None, timeout=15000)
+    return w
+
+
 @wine_limit("no-posix-tools")
 def test_steps_stream_into_the_plan_view(
     qtbot: QtBot, llm_server: LlmServer, tmp_path: Path
@@ -110,10 +119,7 @@ def test_a_run_shows_each_steps_status_and_asks_before_danger(
     skip of that step (no error), and the outcome says a step was denied."""
     llm_server.reply(PLAN)
     repo = project(tmp_path)
-    w = window(qtbot, llm_server, host)
-    w.target.setText(str(repo))
-    w.start_plan()
-    qtbot.waitUntil(lambda: w.plan is not None, timeout=15000)
+    w = planned(qtbot, llm_server, host, repo)
     qtbot.mouseClick(w.run_button, LEFT)
     answers = {
         "mkdir -p out": "once",
@@ -156,10 +162,7 @@ def test_pause_resume_and_stop(
         '{"title": "Long", "commands": ["sleep 30"]}\n'
         '{"title": "Never", "commands": ["echo never"]}\n'
     )
-    w = window(qtbot, llm_server, host)
-    w.target.setText(str(project(tmp_path)))
-    w.start_plan()
-    qtbot.waitUntil(lambda: w.plan is not None, timeout=15000)
+    w = planned(qtbot, llm_server, host, project(tmp_path))
     w.start_run()
     qtbot.waitUntil(lambda: w.runner is not None, timeout=10000)
     w.pause()
@@ -179,10 +182,7 @@ def test_pause_pressed_as_a_step_begins_still_reads_paused(
 ) -> None:
     """The runner's "step began" can arrive after "paused"; the status line must not hide the pause."""
     llm_server.reply('{"title": "Quick", "commands": ["true"]}\n')
-    w = window(qtbot, llm_server, host)
-    w.target.setText(str(project(tmp_path)))
-    w.start_plan()
-    qtbot.waitUntil(lambda: w.plan is not None, timeout=15000)
+    w = planned(qtbot, llm_server, host, project(tmp_path))
     w._on_run_event(RunStatus(None, "paused"))
     w._on_run_event(StepStarted(1, "Quick"))
     assert "paused" in w.status.text() and "Step 1: Quick" in w.status.text()
@@ -198,10 +198,7 @@ def test_closing_the_window_stops_a_run(
 ) -> None:
     """Closing mid-run stops the runner, presses Ctrl+C on the command and ends the worker."""
     llm_server.reply('{"title": "Long", "commands": ["sleep 30"]}\n')
-    w = window(qtbot, llm_server, host)
-    w.target.setText(str(project(tmp_path)))
-    w.start_plan()
-    qtbot.waitUntil(lambda: w.plan is not None, timeout=15000)
+    w = planned(qtbot, llm_server, host, project(tmp_path))
     w.start_run()
     qtbot.waitUntil(lambda: w.step_statuses() == ["running"], timeout=15000)
     w.close()
