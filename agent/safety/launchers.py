@@ -27,6 +27,10 @@ STARTUP_OPTIONS = {
     "ex": ("-c", "--cmd"), "view": ("-c", "--cmd"), "vimdiff": ("-c", "--cmd"),
     "gdb": ("-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--init-eval-command"),
 }  # fmt: skip
+# ssh's options that run a line on this machine: -o ProxyCommand=CMD, -o 'LocalCommand CMD'.
+SSH_CLIENTS = frozenset({"ssh", "scp", "sftp"})
+_SSH_LOCAL = frozenset({"proxycommand", "localcommand"})
+_SSH_SETTING = re.compile(r"\s*(\w+)(?:\s*=\s*|\s+)(.*)", re.S)  # Key=value, Key value
 _SHELL_ESCAPE = re.compile(
     r"""^[:\s]*(?:silent!?\s*)?(?:!|shell\s)\s*(.*)$|(?:call\s+)?system\s*\(\s*(['"])(.*?)\2""",
     re.S,
@@ -42,6 +46,8 @@ def kept_lines(name: str, args: list[str], family: Family) -> tuple[Family, list
     if name in LINE_OPTIONS and family == "posix":
         lines = option_lines(LINE_OPTIONS[name], args)
         return "posix", [line for line in lines if not _usual(line)]
+    if name in SSH_CLIENTS and family == "posix":
+        return "posix", ssh_lines(args)
     if name in STARTUP_OPTIONS and family == "posix":
         args = [*args, *(f"-c{a[1:]}" for a in args if a.startswith("+") and len(a) > 1)]
         return "posix", startup_lines(STARTUP_OPTIONS[name] + ("-c",), args)
@@ -80,6 +86,18 @@ def option_lines(options: tuple[str, ...], args: list[str]) -> list[str]:
                 len(option) == 2 and arg.startswith(option) and len(arg) > 2
             ):
                 lines.append(arg[len(option) + (arg[len(option)] == "=") :])
+    return lines
+
+
+def ssh_lines(args: list[str]) -> list[str]:
+    """The local command lines of ssh's `-o` settings (`Key=value` or `Key value`)."""
+    lines = []
+    for setting in option_lines(("-o",), args):
+        match = _SSH_SETTING.match(setting)
+        if match and match.group(1).lower() in _SSH_LOCAL:
+            value = match.group(2).strip()
+            if value and value.lower() != "none":
+                lines.append(value)
     return lines
 
 
