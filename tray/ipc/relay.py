@@ -317,12 +317,11 @@ class ClientSink:
             raise OSError("a client's terminal is written to on POSIX only")
         fd = self._tty
         assert fd is not None
-        room = select.poll()
-        room.register(fd, select.POLLOUT)
         if self._blocking:
             self._write_blocking(fd, parts)
             return
-        left = sum(len(part) for part in parts)
+        room = select.poll()
+        room.register(fd, select.POLLOUT)
         while parts and not self._dead:
             try:
                 written = os.writev(fd, parts)
@@ -332,8 +331,7 @@ class ClientSink:
                 with self._cond:
                     self._sent += written
                 drop_written(parts, written)
-                left -= written
-            if left:  # the terminal is full: wait for room rather than try again at once
+            if parts:  # the terminal is full: wait for room rather than try again at once
                 room.poll(ROOM_WAIT_MS)
 
     def _write_blocking(self, fd: int, parts: list[bytes]) -> None:
