@@ -15,6 +15,8 @@ from termwise.tray.ipc.client_terminal import open_client_terminal
 from termwise.tray.ipc.protocol import KIND_DATA, KIND_JSON, MAX_REPLY, FrameReader, decode_json
 from termwise.tray.ipc.relay import BLOCKING_WRITE, ClientSink
 
+from tests.tray.serve_support import wait_until
+
 
 def test_output_arrives_in_order_with_events_between() -> None:
     """Chunks and JSON events reach the client in the order they were queued."""
@@ -287,9 +289,9 @@ def test_a_host_in_the_background_of_the_terminal_it_writes_is_not_stopped(tmp_p
     script.write_text(BACKGROUND_HOST)
     # A session leader on a fresh terminal starts the "host" in a background group of it.
     leader = (
-        "import subprocess, sys;"
+        "import os, subprocess, sys;"
         f"p = subprocess.Popen([sys.executable, {str(script)!r}, {str(marker)!r}, '1.5'],"
-        " process_group=0); sys.exit(p.wait())"
+        " preexec_fn=os.setpgrp); sys.exit(p.wait())"
     )
     term = PosixPty.spawn([sys.executable, "-c", leader])
     try:
@@ -300,15 +302,8 @@ def test_a_host_in_the_background_of_the_terminal_it_writes_is_not_stopped(tmp_p
             os.read(fd, 8192)  # room: the host starts a write it cannot finish
         except BlockingIOError:
             pass
-        assert wait_for_file(marker, 15), "the host was stopped (or hung) by dropping the client"
+        assert wait_until(marker.exists, 15), (
+            "the host was stopped (or hung) by dropping the client"
+        )
     finally:
         term.close()
-
-
-def wait_for_file(path: Path, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.exists():
-            return True
-        time.sleep(0.05)
-    return False
