@@ -1,5 +1,5 @@
 """Command lines that other commands keep and run later or elsewhere: `trap 'CMD' EXIT`,
-`alias ls='CMD'`, `script -c CMD`, a crontab table; Windows' `doskey`, `schtasks /tr`,
+`alias ls='CMD'`, `script -c CMD`, `make --eval 'all:; CMD'`, a crontab table; Windows' `doskey`, `schtasks /tr`,
 `wmic … create`, `forfiles /c`; `docker exec … CMD` and `kubectl exec … -- CMD` in a
 container; tmux panes.
 """
@@ -35,6 +35,11 @@ _SHELL_ESCAPE = re.compile(
     r"""^[:\s]*(?:silent!?\s*)?(?:!|shell\s)\s*(.*)$|(?:call\s+)?system\s*\(\s*(['"])(.*?)\2""",
     re.S,
 )
+# make --eval TEXT (-E TEXT) reads TEXT as a makefile: its recipes (after a rule's `;` or a
+# tab) run as shell lines, and $(shell CMD) runs while it is read.
+MAKES = frozenset({"make", "gmake"})
+_MAKE_RULE = re.compile(r"^[^:=#\t][^:=#;]*::?(?!=)[^;]*;(.*)$", re.S)
+_MAKE_SHELL = re.compile(r"\$[({]shell\s+((?:[^()]|\([^()]*\))*)[)}]")
 _COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd", "lz4", "lzip", "lzma", "lzop", "pigz",
                           "pbzip2", "pixz", "plzip", "brotli", "unzstd"})  # fmt: skip
 
@@ -48,6 +53,8 @@ def kept_lines(name: str, args: list[str], family: Family) -> tuple[Family, list
         return "posix", [line for line in lines if not _usual(line)]
     if name in SSH_CLIENTS and family == "posix":
         return "posix", ssh_lines(args)
+    if name in MAKES and family == "posix":
+        return "posix", make_lines(args)
     if name in STARTUP_OPTIONS and family == "posix":
         args = [*args, *(f"-c{a[1:]}" for a in args if a.startswith("+") and len(a) > 1)]
         return "posix", startup_lines(STARTUP_OPTIONS[name] + ("-c",), args)
@@ -98,6 +105,23 @@ def ssh_lines(args: list[str]) -> list[str]:
             value = match.group(2).strip()
             if value and value.lower() != "none":
                 lines.append(value)
+    return lines
+
+
+def make_lines(args: list[str]) -> list[str]:
+    """The shell lines of makefile text given with `--eval` / `-E`: recipes and $(shell …)."""
+    lines = []
+    for text in option_lines(("--eval", "-E"), args):
+        for raw in text.replace("\\\n", " ").split("\n"):
+            lines += [found.strip() for found in _MAKE_SHELL.findall(raw) if found.strip()]
+            if raw.startswith("\t"):
+                recipe = raw[1:]
+            else:
+                match = _MAKE_RULE.match(raw)
+                recipe = match.group(1) if match else ""
+            recipe = recipe.strip().lstrip("@+-").strip()  # @ silences, - ignores errors
+            if recipe:
+                lines.append(recipe.replace("$$", "$"))
     return lines
 
 

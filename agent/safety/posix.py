@@ -375,6 +375,11 @@ def _redirect(node: Any, command: Command) -> None:
 # --- tolerant scanner -----------------------------------------------------------------
 
 _SEPARATORS = {"\n", ";", "&", "|", "(", ")", "{", "}"}
+# Unquoted at a command's start, these open or close a compound command (`select`, an
+# arithmetic `for ((…))` and other shapes bashlex refuses); the command follows them.
+_RESERVED = frozenset(
+    {"if", "then", "elif", "else", "fi", "while", "until", "do", "done", "esac", "!"}
+)
 
 
 MAX_NESTING = 30
@@ -402,6 +407,7 @@ class _Scanner:
         self.command = Command()
         self.word: list[str] | None = None
         self.dynamic = False
+        self.quoted = False  # the word holds a quote or escape: never a reserved word
         self.pending_redirect: str | None = None
 
     def run(self) -> None:
@@ -417,8 +423,10 @@ class _Scanner:
                 self.i = n if end < 0 else end
             elif ch == "\\":
                 self._chars(text[self.i + 1 : self.i + 2])
+                self.quoted = True
                 self.i += 2
             elif ch == "'":
+                self.quoted = True
                 end = text.find("'", self.i + 1)
                 end = n if end < 0 else end
                 self._chars(text[self.i + 1 : end])
@@ -456,6 +464,7 @@ class _Scanner:
         text, n = self.text, len(self.text)
         self.i += 1
         self._chars("")
+        self.quoted = True
         while self.i < n and text[self.i] != '"':
             ch = text[self.i]
             if ch == "\\" and self.i + 1 < n:
@@ -545,10 +554,11 @@ class _Scanner:
             self.pending_redirect = None
         elif not self.command.words and _ASSIGNMENT.match(word):
             self.command.assignments.append(word)
-        else:
+        elif self.command.words or self.command.assignments or self.quoted or word not in _RESERVED:
             self.command.add_word(word, self.dynamic)
         self.word = None
         self.dynamic = False
+        self.quoted = False
 
     def _end_command(self, end_pipeline: bool) -> None:
         self._end_word()
