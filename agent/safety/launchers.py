@@ -39,7 +39,7 @@ _SHELL_ESCAPE = re.compile(
 # tab) run as shell lines, and $(shell CMD) runs while it is read.
 MAKES = frozenset({"make", "gmake"})
 _MAKE_RULE = re.compile(r"^[^:=#\t][^:=#;]*::?(?!=)[^;]*;(.*)$", re.S)
-_MAKE_SHELL = re.compile(r"\$[({]shell\s+((?:[^()]|\([^()]*\))*)[)}]")
+_MAKE_SHELL = re.compile(r"\$[({]shell\s((?:[^()]|\([^()]*\))*)[)}]")
 _COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd", "lz4", "lzip", "lzma", "lzop", "pigz",
                           "pbzip2", "pixz", "plzip", "brotli", "unzstd"})  # fmt: skip
 

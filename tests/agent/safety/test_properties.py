@@ -171,6 +171,9 @@ def _calls(text: str, shell: str) -> int:
         "tar -I 'rm -rf a' --to-command='rm b' -cf x .; ",
         "vim -c ':!rm a' +'!rm b' -c 'call system(\"rm c\")'; sed '1e rm d' x; ",
         "osascript -e 'do shell script \"rm -rf a\" with administrator privileges'; ",
+        "select x in a; do rm -rf ~; done; for ((i=0;i<2;i++)); do rm b; done; ",
+        "make --eval='all:; rm -rf a' -E 'X := $(shell rm b)'; ",
+        "lua -e 'os.execute \"rm x\"'; Rscript -e 'unlink(\"y\", recursive=TRUE)'; ",
     ],
 )
 def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
@@ -326,6 +329,36 @@ def test_launcher_lines_never_raise(name: str, words: list[str]) -> None:
 
     lines = posix_lines(name, words) + windows_lines(name, words)
     assert all(isinstance(line, str) for line in lines)
+
+
+_MAKE_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(["all", ":", "::", ";", "\t", "\n", "\\\n", "$(shell ", "${shell ", "(",
+                         ")", "}", "$$", "@", "-", "+", "=", ":=", "#", "rm -rf ~", " "]),
+        st.text(max_size=6),
+    ),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@given(_MAKE_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_make_eval_lines_never_raise(text: str) -> None:
+    """Any makefile text given to `make --eval` reads as shell lines without raising, each
+    no longer than the text, and the whole command is judged."""
+    from termwise.agent.safety.launchers import make_lines
+
+    lines = make_lines(["--eval", text]) + make_lines([f"-E{text}"])
+    assert all(len(line) <= len(text) for line in lines)
+    classify(f"make --eval={shlex.quote(text)}", "bash")
+
+
+def test_make_eval_work_grows_linearly() -> None:
+    """Reading makefile text is linear in its rules, open $(shell …) included."""
+    from termwise.agent.safety.launchers import make_lines
+
+    unit = "all: dep ; rm -rf a\n\t@echo $$x\nX := $(shell ls (a) b) $(shell  (\n"
+    assert_linear_work(lambda text: make_lines(["--eval", text]), unit, 50)
 
 
 _CRON_PIECES = st.lists(
