@@ -35,11 +35,15 @@ fifo=$1; out=$2; dsr=$3
 while :; do
   read -r tok shape total < "$fifo" || exit 0
   (
+    # GNU time, where present, reports how long the producer ran and how often it was
+    # preempted: what a relay costs the program that prints.
+    set --
+    if [ -x /usr/bin/time ]; then set -- /usr/bin/time -f "%e %U %S %c" -o "$out/prod.$tok"; fi
     start=$(date +%s.%N)
     if [ "$shape" = lines ]; then
-      seq -f "line %08g LINE" 1 $((total / 100))
+      "$@" seq -f "line %08g LINE" 1 $((total / 100))
     else
-      cat "$out/big.$total"
+      "$@" cat "$out/big.$total"
     fi
     if [ "$dsr" = 1 ]; then printf '\033[6n'; IFS= read -rs -d R _; fi
     end=$(date +%s.%N)
@@ -151,6 +155,8 @@ class Sample:
     seconds: float
     cpu: float
     received: int = 0  # bytes the outer terminal took in this round
+    producer_share: float = 0.0  # of its own run, the part the producer was on a CPU
+    preempted: int = 0  # times the producer was preempted (it wanted to run on)
 
 
 @dataclass
@@ -241,10 +247,21 @@ def run_round(side: Side, shape: str, total: int, extra_pids: Callable[[], list[
     time.sleep(0.2)
     after = sum(proc_cpu(p) for p in pids)
     cpu = after - before + times_cpu(side.folder / f"cpu.{token}")
+    share, preempted = producer_report(side.folder / f"prod.{token}")
     if terminal is None:
-        return Sample(end - start, cpu)
+        return Sample(end - start, cpu, 0, share, preempted)
     cpu += terminal.cpu - term_before
-    return Sample(end - start, cpu, terminal.count - count_before)
+    return Sample(end - start, cpu, terminal.count - count_before, share, preempted)
+
+
+def producer_report(path: Path) -> tuple[float, int]:
+    """GNU time's report on the producer: the part of its run it spent on a CPU, and how
+    often it was preempted ((0, 0) without GNU time)."""
+    try:
+        wall, user, system, preempted = path.read_text().split()[-4:]
+        return (float(user) + float(system)) / max(float(wall), 0.01), int(preempted)
+    except (OSError, ValueError):
+        return 0.0, 0
 
 
 def spread(values: Sequence[float]) -> str:
@@ -298,6 +315,13 @@ def print_table(
             for name, samples in results.items()
         )
         print(f"  MB the terminal took (median; tmux may redraw instead of relaying): {taken}")
+    if any(s.producer_share for samples in results.values() for s in samples):
+        ran = ", ".join(
+            f"{name} {statistics.median(s.producer_share for s in samples):.0%}"
+            f" ({statistics.median(s.preempted for s in samples) / 1000:.0f}k)"
+            for name, samples in results.items()
+        )
+        print(f"  producer on a CPU, of its run (times preempted), median: {ran}")
     for peer in peers:
         mine, theirs = results[ours], results[peer]
         print(f"  {ours} / {peer}: time {ratio([s.seconds for s in mine], [s.seconds for s in theirs])}"
