@@ -202,7 +202,24 @@ def _for_header(header: list[str], body: Command, depth: int) -> None:
         if after < at - 1:  # a folder between /r and the variable
             root = header[after].rstrip("\\") + "\\"
     values = [root + item for item in items.split()[:MAX_ITEMS]]
-    _put_values(body, re.compile(re.escape(header[at - 1]) + r"(?![A-Za-z0-9_%])"), values)
+    variable = re.compile(re.escape(header[at - 1]) + r"(?![A-Za-z0-9_%])")
+    if "/r" in lowered[:at] and any(item in ("*", "*.*") for item in items.split()):
+        _walks(body, variable)  # every file of the tree (a pattern like *.pyc stays a clean-up)
+    _put_values(body, variable, values)
+
+
+def _walks(command: Command, variable: re.Pattern[str]) -> None:
+    """`for /r … in (*)` visits every file of the tree: a `del` of the loop variable in its
+    body deletes in every folder, as `del /s` does, and never asks (it is handed one file at a
+    time), as `del /q` does."""
+    words = command.words
+    if words and words[0].lower() in ("del", "erase") and any(variable.search(w) for w in words):
+        words[1:1] = ["/s", "/q"]
+        command.dynamic[1:1] = [False, False]
+    for script in command.nested:
+        for pipeline in script.pipelines:
+            for inner in pipeline:
+                _walks(inner, variable)
 
 
 def _put_values(command: Command, variable: re.Pattern[str], values: list[str]) -> None:

@@ -168,8 +168,10 @@ def test_cmd_glued_switches_if_for_and_rem() -> None:
 @pytest.mark.parametrize(
     ("line", "words"),
     [
-        # the loop variable becomes the set's items, under the /r folder
-        ('for /r D:\\ %f in (*) do del "%f"', ["del", "D:\\*"]),
+        # the loop variable becomes the set's items, under the /r folder; a del of every
+        # file of the tree is del /s /q (one file at a time: it never asks)
+        ('for /r D:\\ %f in (*) do del "%f"', ["del", "/s", "/q", "D:\\*"]),
+        ('for /r D:\\ %f in (*) do echo "%f"', ["echo", "D:\\*"]),
         ("for /r %f in (*.pyc) do del %f", ["del", "*.pyc"]),
         ("for %%f in (a.txt b.txt) do del %%f", ["del", "a.txt", "b.txt"]),
         ("for %f in (x) do copy %f %f.bak", ["copy", "x", "x.bak"]),
