@@ -1,6 +1,6 @@
 """Command lines held in a variable or an alias set earlier on the same line, then run:
 `x="rm -rf ~"; $x`, `c='…'; eval "$c"`, PowerShell's `$c = '…'; iex $c` and
-`Set-Alias x Remove-Item; x -Recurse C:\\`, cmd's `set x=rd /s /q C:\\ & call %x%` (or `!x!`).
+`Set-Alias x Remove-Item; x -Recurse C:\\` and `$p = @{Path = 'C:\\'}; Remove-Item @p`, cmd's `set x=rd /s /q C:\\ & call %x%` (or `!x!`).
 
 Only literal values are held (nothing computed when the line runs); the use is rewritten
 into the line it stands for, to be judged as a line of its own.
@@ -28,11 +28,12 @@ _REFS = {
 class Held:
     """What earlier commands on the line left in variables and aliases."""
 
-    __slots__ = ("aliases", "values")
+    __slots__ = ("aliases", "splats", "values")
 
     def __init__(self) -> None:
         self.values: dict[str, str] = {}  # variable → its literal value (folded on Windows)
         self.aliases: dict[str, str] = {}  # PowerShell alias → the command it names
+        self.splats: dict[str, list[str]] = {}  # PowerShell table → the parameters it passes
 
     def record(self, command: Command, family: Family) -> None:
         """Note the variables a plain assignment sets and the aliases Set-Alias makes."""
@@ -49,6 +50,10 @@ class Held:
         for assignment in command.assignments:
             if family == "powershell":
                 name, value = assignment.lstrip("$"), command.stdin_text
+                if command.splat is not None:
+                    self.splats[name.lower()] = command.splat
+                else:
+                    self.splats.pop(name.lower(), None)
             else:
                 name, _, value = assignment.partition("=")
                 if command.nested:
@@ -87,6 +92,10 @@ class Held:
             target = self.aliases[words[0].lower()]
             line = " ".join([target, *(_ps_quote(w) for w in words[1:])])
             return line, f"`{words[0]}` is an alias of {target}"
+        if family == "powershell" and self.splats:
+            splatted = self._splatted(words)
+            if splatted is not None:
+                return splatted
         if not self.values or not any(dynamic):
             return None
         used: list[tuple[str, str]] = []
@@ -109,6 +118,21 @@ class Held:
             return None
         shown = ", ".join(f"`{ref}` is `{value}`" for ref, value in used[:3])
         return " ".join(parts), f"{shown}, as set earlier on the line"
+
+    def _splatted(self, words: list[str]) -> tuple[str, str] | None:
+        """`Remove-Item @p` with the parameters of the table `$p` held earlier put in."""
+        parts: list[str] = []
+        used = ""
+        for word in words:
+            splat = self.splats.get(word[1:].lower()) if word.startswith("@") else None
+            if splat is None:
+                parts.append(_ps_quote(word))
+                continue
+            parts += [_ps_quote(w) for w in splat]
+            used = used or f"`{word}` passes `{' '.join(splat)}`"
+        if not used:
+            return None
+        return " ".join(parts), f"{used}, as set earlier on the line"
 
     def printed(self, command: Command) -> str | None:
         """What `echo "$x"` (or printf) writes when each expansion in it is a held value, to

@@ -27,7 +27,7 @@ class Command(Record):
     `nested` scripts hold what it runs, so redirections on it are still checked.
     """
 
-    __slots__ = ("assignments", "dynamic", "nested", "redirects", "stdin_text", "words")
+    __slots__ = ("assignments", "dynamic", "nested", "redirects", "splat", "stdin_text", "words")
 
     def __init__(
         self,
@@ -37,6 +37,7 @@ class Command(Record):
         redirects: list[Redirect] | None = None,
         nested: list[Script] | None = None,
         stdin_text: str | None = None,  # a here-document or here-string fed to the command
+        splat: list[str] | None = None,  # PowerShell: the parameters a table assigned here passes
     ) -> None:
         self.words = [] if words is None else words
         self.dynamic = [] if dynamic is None else dynamic
@@ -44,6 +45,7 @@ class Command(Record):
         self.redirects = [] if redirects is None else redirects
         self.nested = [] if nested is None else nested
         self.stdin_text = stdin_text
+        self.splat = splat
 
     def add_word(self, text: str, dynamic: bool = False) -> None:
         self.words.append(text)

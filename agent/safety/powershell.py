@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from termwise.agent.base.record import Record
 from termwise.agent.safety.model import Command, Finding, Redirect, Script
+from termwise.agent.safety.splat import table_parameters
 
 # PowerShell reads typographic quotes and dashes like ASCII ones; so must we.
 _SINGLE = "'\u2018\u2019\u201a\u201b"
@@ -35,6 +36,7 @@ class _Op(NamedTuple):
 class _Group(NamedTuple):
     script: Script
     kind: str  # "(", "$(", "@(", "{", "@{"
+    raw: str = ""  # a hashtable's text, for splatting
 
 
 class _Statement(Record):
@@ -150,7 +152,7 @@ class _Parser:
         glued = kind == "(" and start > 0 and not text[start - 1].isspace()
         if glued and isinstance(previous, _Word):
             previous.glued_group = _METHOD_TARGET.search(previous.text) is not None
-        statement.tokens.append(_Group(inner, kind))
+        statement.tokens.append(_Group(inner, kind, text[start : self.i] if kind == "@{" else ""))
 
     def _redirect(self, statement: _Statement) -> None:
         match = _REDIRECT.match(self.text, self.i)
@@ -306,6 +308,8 @@ def _command(tokens: list[_Word | _Op | _Group | Redirect], table: bool) -> Comm
         if isinstance(first, _Word):
             command.assignments.append(first.text)
         rest = rest[2:]
+        if len(rest) == 1 and isinstance(rest[0], _Group) and rest[0].kind == "@{":
+            command.splat = table_parameters(rest[0].raw)  # $p = @{…}; Remove-Item @p
     elif table and len(rest) >= 2 and isinstance(rest[1], _Op) and rest[1].op == "=":
         rest = rest[2:]
     call = False

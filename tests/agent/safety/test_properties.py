@@ -361,6 +361,37 @@ def test_make_eval_work_grows_linearly() -> None:
     assert_linear_work(lambda text: make_lines(["--eval", text]), unit, 50)
 
 
+_TABLE_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(["@{", "}", "Path", "=", "'C:\\'", "''", '"', "$true", "$false", ";", "\n",
+                         " ", "Recurse", "(", "@", "`", "#", "'", "$x"]),
+        st.text(max_size=6),
+    ),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@given(_TABLE_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_splat_tables_never_raise(text: str) -> None:
+    """Any hashtable text reads as parameters or as unknown, never an error; each parameter
+    word is no longer than the table, and a line splatting it is judged."""
+    from termwise.agent.safety.splat import table_parameters
+
+    words = table_parameters(text)
+    assert words is None or all(len(w) <= len(text) + 1 for w in words)
+    classify(f"$p = {text}; Remove-Item @p", "pwsh")
+
+
+def test_splat_table_work_grows_linearly() -> None:
+    """Reading a table is linear in its entries."""
+    from termwise.agent.safety.splat import table_parameters
+
+    assert_linear_work(
+        lambda text: table_parameters("@{" + text + "}"), "Path = 'C:\\x'; Force = $true\n", 50
+    )
+
+
 _CRON_PIECES = st.lists(
     st.one_of(
         st.sampled_from(["*", "*/5", "0", "@reboot", "@daily", "@", "%", "\\%", "#", "X=1",
