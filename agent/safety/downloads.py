@@ -18,7 +18,7 @@ _DOWNLOADERS = frozenset(
 _URL_THEN_FILE = frozenset({"certutil", "bitsadmin"})
 _RUNNERS = frozenset(
     {"sh", "bash", "zsh", "dash", "ksh", "python", "python3", "py", "perl", "ruby", "node",
-     "pwsh", "powershell", "cmd", "source", ".", "sudo", "doas", "start-process", "&"}
+     "pwsh", "powershell", "cmd", "source", ".", "sudo", "doas", "run0", "start-process", "&"}
 )  # fmt: skip
 _OUTPUT_FLAGS = {
     "curl": ("-o", "--output"),

@@ -180,6 +180,7 @@ def handle(
         analyzer.add(
             "confirm", "runs-script", f"runs the commands in {target or 'a file'} in this shell"
         )
+        _substituted_script(analyzer, target, depth)
         return True
     if name == "eval" and rules.family == "posix":
         if args:
@@ -247,9 +248,24 @@ def _posix_shell(analyzer: Analyzer, name: str, args: list[str], depth: int) -> 
         if token.startswith("-") or token.startswith("+"):
             continue
         analyzer.add("confirm", "runs-script", f"{name} runs the script {token}")
+        _substituted_script(analyzer, token, depth)
         return True
     analyzer.add("confirm", "starts-shell", f"{name} runs whatever commands it reads next")
     return True
+
+
+def _substituted_script(analyzer: Analyzer, target: str, depth: int) -> None:
+    """`source <(echo '…')`, `bash <(printf …)`: what the substituted command prints, when
+    plain to see, is the script that runs."""
+    if not (target.startswith("<(") and target.endswith(")")):
+        return
+    from termwise.agent.safety.posix import parse_posix  # posix imports the engine's parts
+    from termwise.agent.safety.shellwords import piped_text
+
+    script = parse_posix(target[2:-1])
+    text = piped_text(script.pipelines[-1][-1]) if script.pipelines else None
+    if text is not None:
+        analyzer.text(text, "posix", depth + 1)
 
 
 def _powershell(analyzer: Analyzer, name: str, args: list[str], depth: int) -> bool:

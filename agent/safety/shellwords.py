@@ -151,8 +151,34 @@ def printed_text(words: list[str]) -> str:
             return "\n".join(args[1:])  # printf '%s\n' 'line one' 'line two'
     text = " ".join(args)
     if name == "printf" or "-e" in words[1:2]:
-        text = text.replace("\\n", "\n").replace("\\t", "\t")
+        text = _ESCAPE.sub(_unescape, text)
     return text
+
+
+# What printf (and echo -e) make of a backslash: \n, \t, octal \162 (\0162 for echo),
+# hex \x72 and \u0072, so `printf '\162\155 -rf ~' | sh` reads as the `rm` it prints.
+_ESCAPE = re.compile(
+    r"\\(?:0?([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.S
+)
+_SIMPLE = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "\\": "\\",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "e": "\x1b",
+}
+
+
+def _unescape(match: re.Match[str]) -> str:
+    octal, hexa, short, long, other = match.groups()
+    code = int(octal, 8) if octal else int(hexa or short or long or "0", 16)
+    if other is not None:
+        return _SIMPLE.get(other, "\\" + other)
+    return chr(code) if code < 0x110000 else match.group(0)
 
 
 def piped_text(command: Command) -> str | None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from termwise.agent.safety.engine import Analyzer
 
 _PS_CODE_SINKS = frozenset({"iex", "invoke-expression", "pwsh", "powershell"})
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})  # `. /dev/stdin <<EOF`
 
 
 def _resolve(word: str, rules: RuleSet) -> str:
@@ -26,7 +27,8 @@ def _resolve(word: str, rules: RuleSet) -> str:
 def stdin_script(analyzer: Analyzer, command: Command, rules: RuleSet, depth: int) -> None:
     """`bash <<EOF`, `python3 - <<'EOF'`: a body fed to a shell or interpreter is code."""
     names = analyzer.names(command, rules)
-    if names & recurse.STDIN_SHELLS:
+    sourced = names & {"source", "."} and any(w in _STDIN_FILES for w in command.words)
+    if names & recurse.STDIN_SHELLS or (sourced and rules.family == "posix"):
         analyzer.text(command.stdin_text or "", "posix", depth + 1)
         return
     if "crontab" in names and rules.family == "posix":

@@ -174,6 +174,7 @@ def _calls(text: str, shell: str) -> int:
         "select x in a; do rm -rf ~; done; for ((i=0;i<2;i++)); do rm b; done; ",
         "make --eval='all:; rm -rf a' -E 'X := $(shell rm b)'; ",
         "lua -e 'os.execute \"rm x\"'; Rscript -e 'unlink(\"y\", recursive=TRUE)'; ",
+        "printf '\\162\\155 -rf a\\x20' | sh; source <(echo 'rm b'); . /dev/stdin <<< 'rm c'; ",
     ],
 )
 def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
