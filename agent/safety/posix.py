@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from termwise.agent.safety.model import Command, Finding, Redirect, Script
+from termwise.agent.safety.shellwords import c_escapes
 
 # Words made only of these characters need no shell grammar: split on blanks.
 _PLAIN = re.compile(r"[A-Za-z0-9_./:=,@%+~^\-\t ]*")
@@ -197,40 +198,11 @@ def _arith_value(match: re.Match[str]) -> str:
 
 
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
-_C_ESCAPE = re.compile(
-    r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL
-)
-_C_SIMPLE = {
-    "a": "\a",
-    "b": "\b",
-    "e": "\x1b",
-    "E": "\x1b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-}
 
 
 def _ansi_c_to_single_quotes(match: re.Match[str]) -> str:
     """bash's $'\\x72m' is 'rm': decode it so the parser sees the real word (bashlex cannot)."""
-
-    def one(esc: re.Match[str]) -> str:
-        body = esc.group(1)
-        head = body[0]
-        try:
-            if head in "xuU" and len(body) > 1:
-                return chr(int(body[1:], 16))
-            if head in "01234567":
-                return chr(int(body, 8) & 0xFF)
-        except (ValueError, OverflowError):
-            return body
-        if head == "c" and len(body) == 2:
-            return chr(ord(body[1]) & 0x1F)
-        return _C_SIMPLE.get(body, body)
-
-    decoded = _C_ESCAPE.sub(one, match.group(1))
+    decoded = c_escapes(match.group(1))
     return "'" + decoded.replace("'", "'\\''") + "'"
 
 

@@ -151,34 +151,50 @@ def printed_text(words: list[str]) -> str:
             return "\n".join(args[1:])  # printf '%s\n' 'line one' 'line two'
     text = " ".join(args)
     if name == "printf" or "-e" in words[1:2]:
-        text = _ESCAPE.sub(_unescape, text)
+        # printf '\162\155 -rf ~' | sh runs the `rm` it prints
+        text = c_escapes(text, echo=name != "printf")
     return text
 
 
-# What printf (and echo -e) make of a backslash: \n, \t, octal \162 (\0162 for echo),
-# hex \x72 and \u0072, so `printf '\162\155 -rf ~' | sh` reads as the `rm` it prints.
-_ESCAPE = re.compile(
-    r"\\(?:0?([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.S
+# Backslash escapes as bash's $'…' and printf read them: \x72, \u0072, octal \162, \cX
+# (control-X) and \n; echo -e writes octal as \0162.
+_C_ESCAPE = re.compile(
+    r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL
 )
-_SIMPLE = {
-    "n": "\n",
-    "t": "\t",
-    "r": "\r",
-    "\\": "\\",
+_ECHO_ESCAPE = re.compile(
+    r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|0[0-7]{0,3}|c.|.)", re.DOTALL
+)
+_C_SIMPLE = {
     "a": "\a",
     "b": "\b",
-    "f": "\f",
-    "v": "\v",
     "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
 }
 
 
-def _unescape(match: re.Match[str]) -> str:
-    octal, hexa, short, long, other = match.groups()
-    code = int(octal, 8) if octal else int(hexa or short or long or "0", 16)
-    if other is not None:
-        return _SIMPLE.get(other, "\\" + other)
-    return chr(code) if code < 0x110000 else match.group(0)
+def c_escapes(text: str, echo: bool = False) -> str:
+    """`text` with its backslash escapes decoded (`echo`: as echo -e reads octal)."""
+    return (_ECHO_ESCAPE if echo else _C_ESCAPE).sub(_c_char, text)
+
+
+def _c_char(escape: re.Match[str]) -> str:
+    body = escape.group(1)
+    head = body[0]
+    try:
+        if head in "xuU" and len(body) > 1:
+            return chr(int(body[1:], 16))
+        if head in "01234567":
+            return chr(int(body, 8) & 0xFF)
+    except (ValueError, OverflowError):
+        return body
+    if head == "c" and len(body) == 2:
+        return chr(ord(body[1]) & 0x1F)
+    return _C_SIMPLE.get(body, body)
 
 
 def piped_text(command: Command) -> str | None:
