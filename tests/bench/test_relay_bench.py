@@ -204,7 +204,8 @@ def test_relay_throughput_xterm(serve: ServeProcess, tmp_path: Path) -> None:
                 key=f"relay.xterm.{shape}",
                 megabytes=XTERM_BYTES / 1e6,
             )
-        print(f"  xterm CPU now: {[round(proc_cpu(t.proc.pid), 1) for t in terms.values()]}")
+        spent = ", ".join(f"{name} {proc_cpu(t.proc.pid):.1f}" for name, t in terms.items())
+        print(f"  each xterm's own CPU over both shapes, s: {spent}")
     finally:
         for term in terms.values():
             term.close()
