@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from termwise.agent.safety.model import Command, Redirect, Script
 
@@ -203,12 +204,24 @@ def _for_header(header: list[str], body: Command, depth: int) -> None:
             root = header[after].rstrip("\\") + "\\"
     values = [root + item for item in items.split()[:MAX_ITEMS]]
     variable = re.compile(re.escape(header[at - 1]) + r"(?![A-Za-z0-9_%])")
-    if "/r" in lowered[:at] and any(item in ("*", "*.*") for item in items.split()):
-        _walks(body, variable)  # every file of the tree (a pattern like *.pyc stays a clean-up)
-    _put_values(body, variable, values)
+    # every file of the tree (a pattern like *.pyc stays a clean-up)
+    walks = "/r" in lowered[:at] and any(item in ("*", "*.*") for item in items.split())
+    for command in _within(body):
+        if walks:
+            _walk_deletes(command, variable)
+        _put_values(command, variable, values)
 
 
-def _walks(command: Command, variable: re.Pattern[str]) -> None:
+def _within(command: Command) -> Iterator[Command]:
+    """`command` and every command in the blocks it holds."""
+    yield command
+    for script in command.nested:
+        for pipeline in script.pipelines:
+            for inner in pipeline:
+                yield from _within(inner)
+
+
+def _walk_deletes(command: Command, variable: re.Pattern[str]) -> None:
     """`for /r … in (*)` visits every file of the tree: a `del` of the loop variable in its
     body deletes in every folder, as `del /s` does, and never asks (it is handed one file at a
     time), as `del /q` does."""
@@ -216,15 +229,11 @@ def _walks(command: Command, variable: re.Pattern[str]) -> None:
     if words and words[0].lower() in ("del", "erase") and any(variable.search(w) for w in words):
         words[1:1] = ["/s", "/q"]
         command.dynamic[1:1] = [False, False]
-    for script in command.nested:
-        for pipeline in script.pipelines:
-            for inner in pipeline:
-                _walks(inner, variable)
 
 
 def _put_values(command: Command, variable: re.Pattern[str], values: list[str]) -> None:
     """Each word naming the loop variable, once per value (at most MAX_WORDS words per
-    command, so nested loops stay small), in the command and the blocks it holds."""
+    command, so nested loops stay small)."""
     words: list[str] = []
     dynamic: list[bool] = []
     for word, was_dynamic in zip(command.words, command.dynamic, strict=True):
@@ -238,10 +247,6 @@ def _put_values(command: Command, variable: re.Pattern[str], values: list[str]) 
             dynamic.append("%" in put or "!" in put)
     command.words[:] = words
     command.dynamic[:] = dynamic
-    for script in command.nested:
-        for pipeline in script.pipelines:
-            for inner in pipeline:
-                _put_values(inner, variable, values)
 
 
 def _if_body(words: list[str]) -> int:
