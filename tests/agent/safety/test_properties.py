@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -15,109 +16,116 @@ from termwise.agent.safety.posix import cut_heredocs
 from tests.support.work import assert_linear_work, calls_made
 
 SHELLS = ("bash", "zsh", "pwsh", "powershell", "cmd", "wsl")
+
+
+def _fuzz(pieces: Sequence[str], snippet: int, most: int, sep: str = "") -> st.SearchStrategy[str]:
+    """Text made of up to `most` parts, each one of `pieces` (so the fuzzer reaches the
+    parsers' branches) or random text of up to `snippet` characters, joined with `sep`."""
+    parts = st.one_of(st.sampled_from(list(pieces)), st.text(max_size=snippet))
+    return st.lists(parts, max_size=most).map(sep.join)
+
+
 # Pieces of real command lines, so the fuzzer reaches the parsers' branches, not only noise.
-_PIECES = st.sampled_from(
-    [
-        "rm -rf /",
-        "rm -rf /tmp/x",
-        "os.replace(",
-        "shutil.copytree(",
-        "File.rename ",
-        "path.join(os.homedir(), ",
-        "expanduser('~/",
-        "'''",
-        "#",
-        "<#",
-        "#>",
-        "--dry-run",
-        ">&-",
-        " ",
-        "\n",
-        "\t",
-        "'",
-        '"',
-        "`",
-        "$(",
-        ")",
-        "${",
-        "}",
-        "$'\\x72'",
-        "<<EOF\n",
-        "<<'EOF'\n",
-        "<<-X\n",
-        "EOF\n",
-        "<<<",
-        "|",
-        "||",
-        "&&",
-        ";",
-        "&",
-        ">",
-        ">>",
-        "2>&1",
-        "#",
-        "\\",
-        "python -c ",
-        "node -e ",
-        "perl -e ",
-        "ruby -e ",
-        "php -r ",
-        "shutil.rmtree(",
-        "os.system(",
-        "subprocess.run([",
-        "execSync(",
-        "FileUtils.rm_rf(",
-        "system(",
-        "`rm -rf ~`",
-        "bash -c ",
-        "pwsh -c ",
-        "cmd /c ",
-        "sudo ",
-        "env -S ",
-        "xargs ",
-        "parallel ",
-        ":::",
-        "{}",
-        "busybox ",
-        "git reset --hard",
-        "git checkout -- ",
-        "aws s3 rm ",
-        "--recursive",
-        "$TMPDIR/..",
-        "/tmp/../",
-        "%TEMP%\\",
-        "$env:TEMP\\",
-        "Remove-Item -Recurse -Force ",
-        "rd /s /q ",
-        "@'\n",
-        "'@",
-        "$PROFILE",
-        ">> ~/.bashrc",
-        "find ~ -delete",
-        "rsync --delete ",
-        "ln -sfn / /tmp/x && ",
-        "/tmp/x/.",
-        "git -c alias.x=",
-        "git -c core.pager=",
-        "'!rm -rf ~' x",
-        "GIT_SSH_COMMAND=",
-        "export PAGER=",
-        "git config alias.x ",
-        "import os as o; o.system(",
-        "__import__('os').",
-        "exec(",
-        "eval(",
-        "include FileUtils; rm_rf ",
-        "Bun.$`",
-        "Deno.removeSync(",
-        "from shutil import rmtree as r, move; r(",
-        "const {execSync: run} = require('child_process'); run(",
-        "é中",
-        "\x00",
-        "\x1b[2K",
-    ]
-)
-_TEXT = st.lists(st.one_of(_PIECES, st.text(max_size=20)), max_size=40).map("".join)
+_PIECES = [
+    "rm -rf /",
+    "rm -rf /tmp/x",
+    "os.replace(",
+    "shutil.copytree(",
+    "File.rename ",
+    "path.join(os.homedir(), ",
+    "expanduser('~/",
+    "'''",
+    "#",
+    "<#",
+    "#>",
+    "--dry-run",
+    ">&-",
+    " ",
+    "\n",
+    "\t",
+    "'",
+    '"',
+    "`",
+    "$(",
+    ")",
+    "${",
+    "}",
+    "$'\\x72'",
+    "<<EOF\n",
+    "<<'EOF'\n",
+    "<<-X\n",
+    "EOF\n",
+    "<<<",
+    "|",
+    "||",
+    "&&",
+    ";",
+    "&",
+    ">",
+    ">>",
+    "2>&1",
+    "#",
+    "\\",
+    "python -c ",
+    "node -e ",
+    "perl -e ",
+    "ruby -e ",
+    "php -r ",
+    "shutil.rmtree(",
+    "os.system(",
+    "subprocess.run([",
+    "execSync(",
+    "FileUtils.rm_rf(",
+    "system(",
+    "`rm -rf ~`",
+    "bash -c ",
+    "pwsh -c ",
+    "cmd /c ",
+    "sudo ",
+    "env -S ",
+    "xargs ",
+    "parallel ",
+    ":::",
+    "{}",
+    "busybox ",
+    "git reset --hard",
+    "git checkout -- ",
+    "aws s3 rm ",
+    "--recursive",
+    "$TMPDIR/..",
+    "/tmp/../",
+    "%TEMP%\\",
+    "$env:TEMP\\",
+    "Remove-Item -Recurse -Force ",
+    "rd /s /q ",
+    "@'\n",
+    "'@",
+    "$PROFILE",
+    ">> ~/.bashrc",
+    "find ~ -delete",
+    "rsync --delete ",
+    "ln -sfn / /tmp/x && ",
+    "/tmp/x/.",
+    "git -c alias.x=",
+    "git -c core.pager=",
+    "'!rm -rf ~' x",
+    "GIT_SSH_COMMAND=",
+    "export PAGER=",
+    "git config alias.x ",
+    "import os as o; o.system(",
+    "__import__('os').",
+    "exec(",
+    "eval(",
+    "include FileUtils; rm_rf ",
+    "Bun.$`",
+    "Deno.removeSync(",
+    "from shutil import rmtree as r, move; r(",
+    "const {execSync: run} = require('child_process'); run(",
+    "é中",
+    "\x00",
+    "\x1b[2K",
+]
+_TEXT = _fuzz(_PIECES, 20, 40)
 
 
 @given(_TEXT, st.sampled_from(SHELLS))
@@ -185,34 +193,32 @@ def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
     assert large <= 10 * small + 1000, (small, large)
 
 
-_AWK_PIECES = st.sampled_from(
-    [
-        '"',
-        '\\"',
-        "print ",
-        "printf ",
-        "|",
-        "|&",
-        ' "sh"',
-        ' "bash -s"',
-        "system(",
-        "(",
-        ")",
-        "{",
-        "}",
-        ";",
-        ",",
-        "=",
-        "cmd",
-        " getline",
-        '"rm -rf /"',
-        '"git reset --hard"',
-        "\\n",
-        "$1",
-        "BEGIN",
-    ]
-)
-_AWK = st.lists(st.one_of(_AWK_PIECES, st.text(max_size=8)), max_size=60).map("".join)
+_AWK_PIECES = [
+    '"',
+    '\\"',
+    "print ",
+    "printf ",
+    "|",
+    "|&",
+    ' "sh"',
+    ' "bash -s"',
+    "system(",
+    "(",
+    ")",
+    "{",
+    "}",
+    ";",
+    ",",
+    "=",
+    "cmd",
+    " getline",
+    '"rm -rf /"',
+    '"git reset --hard"',
+    "\\n",
+    "$1",
+    "BEGIN",
+]
+_AWK = _fuzz(_AWK_PIECES, 8, 60)
 
 
 @given(_AWK)
@@ -282,11 +288,10 @@ def test_brace_lists_stay_bounded(words: list[str]) -> None:
         assert out == words
 
 
-_ALIAS_PIECES = st.sampled_from(
-    ["import ", "from ", " as ", ",", "(", ")", ".", "os", "shutil", "rmtree", "r", " ", "\n",
-     "{", "}", ":", "require(", "'child_process'", "import {", "} from 'fs'", "="]
-)  # fmt: skip
-_ALIAS_TEXT = st.lists(st.one_of(_ALIAS_PIECES, st.text(max_size=6)), max_size=80).map("".join)
+_ALIAS_PIECES = ["import ", "from ", " as ", ",", "(", ")", ".", "os", "shutil", "rmtree", "r",
+                 " ", "\n", "{", "}", ":", "require(", "'child_process'", "import {",
+                 "} from 'fs'", "="]  # fmt: skip
+_ALIAS_TEXT = _fuzz(_ALIAS_PIECES, 6, 80)
 
 
 @given(_ALIAS_TEXT)
@@ -332,14 +337,10 @@ def test_launcher_lines_never_raise(name: str, words: list[str]) -> None:
     assert all(isinstance(line, str) for line in lines)
 
 
-_MAKE_TEXT = st.lists(
-    st.one_of(
-        st.sampled_from(["all", ":", "::", ";", "\t", "\n", "\\\n", "$(shell ", "${shell ", "(",
-                         ")", "}", "$$", "@", "-", "+", "=", ":=", "#", "rm -rf ~", " "]),
-        st.text(max_size=6),
-    ),
-    max_size=40,
-).map("".join)  # fmt: skip
+_MAKE_TEXT = _fuzz([
+    "all", ":", "::", ";", "\t", "\n", "\\\n", "$(shell ", "${shell ", "(", ")", "}", "$$",
+    "@", "-", "+", "=", ":=", "#", "rm -rf ~", " "
+], 6, 40)  # fmt: skip
 
 
 @given(_MAKE_TEXT)
@@ -362,14 +363,10 @@ def test_make_eval_work_grows_linearly() -> None:
     assert_linear_work(lambda text: make_lines(["--eval", text]), unit, 50)
 
 
-_TABLE_TEXT = st.lists(
-    st.one_of(
-        st.sampled_from(["@{", "}", "Path", "=", "'C:\\'", "''", '"', "$true", "$false", ";", "\n",
-                         " ", "Recurse", "(", "@", "`", "#", "'", "$x"]),
-        st.text(max_size=6),
-    ),
-    max_size=40,
-).map("".join)  # fmt: skip
+_TABLE_TEXT = _fuzz([
+    "@{", "}", "Path", "=", "'C:\\'", "''", '"', "$true", "$false", ";", "\n", " ", "Recurse",
+    "(", "@", "`", "#", "'", "$x"
+], 6, 40)  # fmt: skip
 
 
 @given(_TABLE_TEXT)
@@ -393,14 +390,10 @@ def test_splat_table_work_grows_linearly() -> None:
     )
 
 
-_CRON_PIECES = st.lists(
-    st.one_of(
-        st.sampled_from(["*", "*/5", "0", "@reboot", "@daily", "@", "%", "\\%", "#", "X=1",
-                         "rm -rf ~", "\n", " ", "\t", "=", "1-5"]),
-        st.text(max_size=6),
-    ),
-    max_size=30,
-).map("".join)  # fmt: skip
+_CRON_PIECES = _fuzz([
+    "*", "*/5", "0", "@reboot", "@daily", "@", "%", "\\%", "#", "X=1", "rm -rf ~", "\n", " ",
+    "\t", "=", "1-5"
+], 6, 30)  # fmt: skip
 
 
 @given(_CRON_PIECES)
@@ -423,17 +416,12 @@ def test_crontab_table_work_grows_linearly() -> None:
     assert_linear_work(cron_lines, unit, 50)
 
 
-_HELD_LINES = st.lists(
-    st.one_of(
-        st.sampled_from(["x=", "x='rm -rf ~'", "$x", "${x}", "\"$x\"", "eval", "bash -c", ";",
-                         " ", "IFS=,", "export y=ls", "$y", "%x%", "set x=rd /s", "call",
-                         "$c = 'a'", "iex $c", "Set-Alias z Remove-Item", "z", "sal", "-Name",
-                         "-Value", "&", "$(pwd)", "`", "=", "echo", "printf '%s\\n'", "| sh",
-                         "|", "| crontab -"]),
-        st.text(max_size=6),
-    ),
-    max_size=25,
-).map(" ".join)  # fmt: skip
+_HELD_LINES = _fuzz([
+    "x=", "x='rm -rf ~'", "$x", "${x}", "\"$x\"", "eval", "bash -c", ";", " ", "IFS=,",
+    "export y=ls", "$y", "%x%", "set x=rd /s", "call", "$c = 'a'", "iex $c",
+    "Set-Alias z Remove-Item", "z", "sal", "-Name", "-Value", "&", "$(pwd)", "`", "=", "echo",
+    "printf '%s\\n'", "| sh", "|", "| crontab -"
+], 6, 25, " ")  # fmt: skip
 
 
 @given(_HELD_LINES, st.sampled_from(["bash", "pwsh", "cmd"]))
@@ -478,12 +466,8 @@ def test_cmd_blocks_loops_and_pipes_into_cmd_stay_linear(unit: str) -> None:
     assert_linear_work(lambda line: classify(line, "cmd"), unit, 20)
 
 
-_PS_PIECES = st.lists(
-    st.one_of(st.sampled_from(["'", "''", "+", " + ", "(", ")", "iex ", "'a'", "$x.M(", " ",
-                               '"', '""', '"b"', "`", "$"]),
-              st.text(max_size=5)),
-    max_size=40,
-).map("".join)  # fmt: skip
+_PS_PIECES = _fuzz(["'", "''", "+", " + ", "(", ")", "iex ", "'a'", "$x.M(", " ", '"', '""',
+                    '"b"', "`", "$"], 5, 40)  # fmt: skip
 
 
 @given(_PS_PIECES)
