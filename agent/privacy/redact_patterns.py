@@ -383,6 +383,33 @@ RULES: list[TokenRule] = [
         ("net use", "NET USE"),
         _I,
     ),
+    # `net user NAME PASSWORD` sets a Windows account's password (`*` prompts, `/…` are flags).
+    TokenRule(
+        "password",
+        r"\bnet(?:\.exe)?[ \t]+user[ \t]+(?:\"[^\"\n]+\"|[^\s/\"]+)[ \t]+"
+        r"(?P<s>\"[^\"\n]+\"|[^\s/*\"]\S*)",
+        ("net", "NET", "Net"),
+        _I,
+    ),
+    # SQL Server's sqlcmd/bcp/osql `-P SECRET` (capital P; `-p` prints statistics), MongoDB's
+    # `-p SECRET`, and Samba's `-U user%SECRET`.
+    TokenRule(
+        "password",
+        r"\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,300}?[ \t]-P[ \t]*(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
+        ("sqlcmd", "bcp", "osql", "isql"),
+    ),
+    TokenRule(
+        "password",
+        r"\bmongo(?:sh|dump|restore|export|import|stat|top|files)?\b[^\n]{0,300}?[ \t]"
+        r"(?:-p|--password)[ \t]+(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
+        ("mongo",),
+    ),
+    TokenRule(
+        "password",
+        r"\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net[ \t]+rpc)\b[^\n]{0,300}?[ \t]"
+        r"(?:-U[ \t]*|--user(?:name)?[ \t=])[\"']?[^\s%\"']+%(?P<s>[^\s\"']+)",
+        ("smb", "rpc"),
+    ),
     # openssl `-passin pass:SECRET`, keytool `-storepass SECRET`, htpasswd -b FILE USER SECRET.
     TokenRule("password", r"\bpass:(?P<s>[^\s\"']+)", ("pass:",)),
     TokenRule(
