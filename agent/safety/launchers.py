@@ -20,9 +20,10 @@ LINE_OPTIONS = {
     "rsync": ("-e", "--rsh"),
     "man": ("-P", "--pager"),
 }  # fmt: skip
-# Editors and debuggers whose startup commands can run a shell line: vim -c '!CMD' (or
-# +'!CMD', --cmd), gdb -ex '!CMD' / -ex 'shell CMD'.
+# Editors, debuggers and pagers whose startup commands can run a shell line: vim -c '!CMD'
+# (or +'!CMD', --cmd), gdb -ex '!CMD' / -ex 'shell CMD', less +'!CMD'.
 STARTUP_OPTIONS = {
+    "less": (),
     "vim": ("-c", "--cmd"), "vi": ("-c", "--cmd"), "nvim": ("-c", "--cmd"),
     "ex": ("-c", "--cmd"), "view": ("-c", "--cmd"), "vimdiff": ("-c", "--cmd"),
     "gdb": ("-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--init-eval-command"),
