@@ -22,6 +22,7 @@ from termwise.agent.safety.literals import (
 )
 from termwise.agent.safety.model import Family, Level
 from termwise.agent.safety.rules import SafetyRulesError, load_rules
+from termwise.agent.safety.tclwords import command_words
 
 if TYPE_CHECKING:
     from termwise.agent.safety.engine import Analyzer
@@ -42,6 +43,9 @@ _CALL_KINDS = (
     "move_file",
     "copy_file",
     "copy_tree",
+    "words",
+    "shell_words",
+    "delete_words",
 )
 _PATTERN_KEYS = (
     *_CALL_KINDS,
@@ -315,6 +319,9 @@ def _call(
     shell_family: Family,
     depth: int,
 ) -> None:
+    if kind in ("words", "shell_words", "delete_words"):
+        _tcl_command(analyzer, lang, kind, command_words(code, start), shell_family, depth)
+        return
     arg = first_argument(code, start)
     if kind == "eval":  # exec("import os; os.system('rm -rf ~')"): the string is code too
         literal = string_literal(arg)
@@ -365,6 +372,33 @@ def _call(
         else:
             words = ["rm", "-rf", path] if tree else ["rm", path]
         _delete(analyzer, lang, words, shell_family, depth)
+
+
+def _tcl_command(
+    analyzer: Analyzer,
+    lang: Language,
+    kind: str,
+    words: list[str],
+    shell_family: Family,
+    depth: int,
+) -> None:
+    """Tcl and expect: `exec PROG ARGS` runs words; `system ARGS` / `send "…"` a shell line;
+    `file delete [-force] PATHS` deletes (a tree with -force)."""
+    if kind == "words":
+        _run_words(analyzer, lang, words, shell_family, depth)
+    elif kind == "shell_words":
+        if COMPUTED in words:
+            analyzer.add(
+                "confirm", "inline-shell", f"the {lang.name} script runs a line built at run time"
+            )
+        elif words:
+            analyzer.text(" ".join(words).strip("\r\n"), shell_family, depth + 1)
+    else:
+        tree = "-force" in words
+        for path in [w for w in words if w not in ("-force", "--")][:8]:
+            _delete(
+                analyzer, lang, ["rm", "-rf", path] if tree else ["rm", path], shell_family, depth
+            )
 
 
 def _run_words(

@@ -183,6 +183,7 @@ def _calls(text: str, shell: str) -> int:
         "make --eval='all:; rm -rf a' -E 'X := $(shell rm b)'; ",
         "lua -e 'os.execute \"rm x\"'; Rscript -e 'unlink(\"y\", recursive=TRUE)'; ",
         "printf '\\162\\155 -rf a\\x20' | sh; source <(echo 'rm b'); . /dev/stdin <<< 'rm c'; ",
+        "echo 'exec rm -rf a; file delete -force b; set x [exec {c d}]' | tclsh; ",
     ],
 )
 def test_classify_work_grows_linearly(shell: str, unit: str) -> None:
@@ -361,6 +362,33 @@ def test_make_eval_work_grows_linearly() -> None:
 
     unit = "all: dep ; rm -rf a\n\t@echo $$x\nX := $(shell ls (a) b) $(shell  (\n"
     assert_linear_work(lambda text: make_lines(["--eval", text]), unit, 50)
+
+
+_TCL_TEXT = _fuzz([
+    "exec ", "spawn ", "system ", "send ", "file delete ", "-force ", "{", "}", "[", "]", '"',
+    "\\", "\\\n", "$env(HOME)", "$x", ";", "\n", " ", "rm -rf ~", "\\r"
+], 6, 40)  # fmt: skip
+
+
+@given(_TCL_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_tcl_words_never_raise(text: str) -> None:
+    """Any Tcl text reads as words from any point, never an error; there are no more words
+    than characters, and a line running the text through tclsh is judged."""
+    from termwise.agent.safety.tclwords import command_words
+
+    for start in range(0, len(text) + 1, 7):
+        words = command_words(text, start)
+        assert len(words) <= len(text) - start
+    classify(f"tclsh <<< {shlex.quote(text)}", "bash")
+
+
+def test_tcl_word_work_grows_linearly() -> None:
+    """Reading one long Tcl command is linear in its words, unclosed braces included."""
+    from termwise.agent.safety.tclwords import command_words
+
+    unit = 'a {b {c} "d" [e f] $g "h\\"i" [j {k'
+    assert_linear_work(lambda text: command_words("exec " + text, 5), unit, 50)
 
 
 _TABLE_TEXT = _fuzz([
