@@ -1,4 +1,5 @@
-"""Bytecode for Termwise's own modules where nothing else writes it.
+"""Bytecode for Termwise's own modules (and the few libraries every start imports) where
+nothing else writes it.
 
 A source checkout (`uv run termwise`, an editable install) has no bytecode for our modules
 until Python writes it on first import, and where PYTHONDONTWRITEBYTECODE=1 is set (many
@@ -20,14 +21,19 @@ from termwise.tray.system.spawn_flags import helper_popen_options
 
 log = logging.getLogger(__name__)
 PACKAGES = ("termwise.tray", "termwise.agent", "termwise.memory", "termwise.overlay")
+# Libraries every host and `termwise check` import at start. `uv sync` writes no bytecode
+# for them unless told to (--compile-bytecode); without it each start compiles PyYAML and
+# bashlex again (the idle host then holds about 1 MiB more).
+DEPENDENCIES = ("yaml", "bashlex", "platformdirs", "filelock")
 
 
 def source_folders() -> list[Path]:
-    """The folders our packages are imported from, when they are plain, writable sources."""
+    """The folders our packages and the libraries they start with are imported from, when
+    they are plain, writable sources."""
     if getattr(sys, "frozen", False):  # the installed app: its code is in the bundle
         return []
     folders: list[Path] = []
-    for name in PACKAGES:
+    for name in (*PACKAGES, *DEPENDENCIES):
         spec = importlib.util.find_spec(name)  # where it lives, without running it
         if spec is not None and spec.submodule_search_locations:
             folders += [Path(p) for p in spec.submodule_search_locations]
