@@ -75,12 +75,10 @@ _YAML_BLOCK = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 _BLOCK_NAME = re.compile(r"pass|pwd|secret|token|key|credential", re.IGNORECASE)
-# Where an unquoted value ends: before `;`/`,`/`&` that start the next `name=` (after `&`,
-# a URL query's, a name of any length), a `\n` escape inside a JSON string, or closing
+# Where an unquoted value ends inside what _VAL took (which already stops before the next
+# `&name=`, `;name=` or `,name=`): `&&`, a `\n` escape inside a JSON string, or closing
 # punctuation.
-_VALUE_END = re.compile(
-    r"&(?=[A-Za-z][\w.-]*=)|[;,&](?=[ \t]*[A-Za-z][\w.-]{2,}=)|&&|\\[nrt]|[.;,)}\]>]+$"
-)
+_VALUE_END = re.compile(r"&&|\\[nrt]|[.;,)}\]>]+$")
 
 
 def name_before(text: str, end: int) -> str:

@@ -17,6 +17,8 @@ class TokenRule:
 
 
 _B64 = r"[A-Za-z0-9+/]"
+# A secret given as a command's argument: quoted, or one word not starting with `-`.
+_SECRET_WORD = r"(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)"
 _I = re.IGNORECASE
 
 # Order matters: (key blocks first, in redact_pem.py) whole structures, then token shapes,
@@ -314,15 +316,17 @@ RULES: list[TokenRule] = [
     TokenRule(
         "password",
         r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,300}?[ \t]-p"
-        r"(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
+        + _SECRET_WORD,
         ("mysql", "mariadb"),
     ),
-    # `docker login -p SECRET`, `az login -p SECRET`, `sshpass -p SECRET` (space separated).
+    # `docker login -p SECRET`, `az login -p SECRET`, `sshpass -p SECRET`, MongoDB's tools
+    # (`mongosh -p SECRET`): space separated.
     TokenRule(
         "password",
-        r"\b(?:(?:docker|podman|buildah|skopeo|oras|az|helm[ \t]+registry)[ \t]+login|sshpass)\b"
-        r"[^\n]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
-        ("login", "sshpass"),
+        r"\b(?:(?:docker|podman|buildah|skopeo|oras|az|helm[ \t]+registry)[ \t]+login|sshpass"
+        r"|mongo(?:sh|dump|restore|export|import|stat|top|files)?)\b"
+        r"[^\n]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)" + _SECRET_WORD,
+        ("login", "sshpass", "mongo"),
     ),
     # CLIs that take a secret as an argument: `vault login TOKEN`, `redis-cli -a PASS`,
     # `gh secret set NAME --body VALUE`.
@@ -391,18 +395,12 @@ RULES: list[TokenRule] = [
         ("net", "NET", "Net"),
         _I,
     ),
-    # SQL Server's sqlcmd/bcp/osql `-P SECRET` (capital P; `-p` prints statistics), MongoDB's
-    # `-p SECRET`, and Samba's `-U user%SECRET`.
+    # SQL Server's sqlcmd/bcp/osql `-P SECRET` (capital P; `-p` prints statistics), and
+    # Samba's `-U user%SECRET`.
     TokenRule(
         "password",
-        r"\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,300}?[ \t]-P[ \t]*(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
+        r"\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,300}?[ \t]-P[ \t]*" + _SECRET_WORD,
         ("sqlcmd", "bcp", "osql", "isql"),
-    ),
-    TokenRule(
-        "password",
-        r"\bmongo(?:sh|dump|restore|export|import|stat|top|files)?\b[^\n]{0,300}?[ \t]"
-        r"(?:-p|--password)[ \t]+(?P<s>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-]\S*)",
-        ("mongo",),
     ),
     TokenRule(
         "password",
