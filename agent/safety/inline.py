@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 MAX_CODE = 20_000  # longer scripts are still `confirm` (they run code); they are not read
 MAX_CALLS = 40  # calls read per script: enough for any one-liner, bounded for hostile input
 MAX_EVAL_DEPTH = 6  # exec("exec('…')"): strings run as code are read this deep
+# Tcl's commands: read as words to the command's end (tclwords.py), not as a call.
+_WORD_KINDS = ("words", "shell_words", "delete_words")
 # Calls read through their arguments (see _call), in this order.
 _CALL_KINDS = (
     "eval",
@@ -43,9 +45,7 @@ _CALL_KINDS = (
     "move_file",
     "copy_file",
     "copy_tree",
-    "words",
-    "shell_words",
-    "delete_words",
+    *_WORD_KINDS,
 )
 _PATTERN_KEYS = (
     *_CALL_KINDS,
@@ -319,7 +319,7 @@ def _call(
     shell_family: Family,
     depth: int,
 ) -> None:
-    if kind in ("words", "shell_words", "delete_words"):
+    if kind in _WORD_KINDS:
         _tcl_command(analyzer, lang, kind, command_words(code, start), shell_family, depth)
         return
     arg = first_argument(code, start)

@@ -4,11 +4,11 @@ programs with words, not with a call on a string, so its scripts are read word b
 from __future__ import annotations
 
 from termwise.agent.safety.literals import COMPUTED
+from termwise.agent.safety.shellwords import c_escapes
 
 MAX_CHARS = 4000  # one command's text read at most: a one-liner, bounded for hostile input
 MAX_WORDS = 64
 _ENDS = ";\n]"
-_ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
 # `$env(HOME)` is the home folder; any other `$…` or `[…]` is computed when the script runs.
 _HOME = ("$env(HOME)", "$::env(HOME)", "${env(HOME)}")
 
@@ -54,7 +54,8 @@ def _braced(text: str, i: int) -> tuple[str, int]:
 
 
 def _plain(text: str, i: int) -> tuple[str, int]:
-    """A bare or "quoted" word, escapes decoded; `$` or `[` make it COMPUTED."""
+    """A bare or "quoted" word, escapes decoded as C's are (Tcl's are the same); `$` or
+    `[` make it COMPUTED."""
     quoted = text[i] == '"'
     j, n = i + 1 if quoted else i, len(text)
     out: list[str] = []
@@ -68,7 +69,7 @@ def _plain(text: str, i: int) -> tuple[str, int]:
         if not quoted and nest == 0 and (ch in " \t" or ch in _ENDS):
             break
         if ch == "\\" and j + 1 < n:
-            out.append(_ESCAPES.get(text[j + 1], text[j + 1]))
+            out.append(text[j : j + 2])  # decoded with the rest of the word, below
             j += 2
             continue
         if ch == "[":
@@ -85,4 +86,4 @@ def _plain(text: str, i: int) -> tuple[str, int]:
             computed = True
         out.append(ch)
         j += 1
-    return (COMPUTED if computed else "".join(out)), j
+    return (COMPUTED if computed else c_escapes("".join(out))), j
